@@ -1,0 +1,89 @@
+"""Entry point. Dispatches before importing anything heavy.
+
+`rtk hook` and `rtk rewrite` run before every agent command, and `rtk CMD` before every wrapped
+one, so they skip click entirely; only the human-facing subcommands (gain, recall, config, init,
+pipe, filters) pay for it.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+CLICK_COMMANDS = frozenset({"gain", "recall", "config", "init", "pipe", "filters", "--version",
+                            "--help", "-h", "help", "version"})
+USAGE = "usage: rtk [run [--filter NAME] --|proxy] COMMAND [ARGS...]; rtk --help for more"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - a bug: one line, exit 3, never a traceback
+        print(f"rtk: internal error: {type(exc).__name__}: {exc} (set RTK_DEBUG=1 for details)",
+              file=sys.stderr)
+        if os.environ.get("RTK_DEBUG"):
+            raise
+        return 3
+
+
+def _dispatch(args: list[str]) -> int:
+    if not args:
+        print(USAGE, file=sys.stderr)
+        return 2
+    head = args[0]
+    if head == "hook":
+        from rtk.hooks import main as hook_main
+
+        return hook_main(args[1:])
+    if head == "rewrite":
+        from rtk.rewrite_cli import main as rewrite_main
+
+        return rewrite_main(args[1:])
+    if head in ("run", "proxy"):
+        return _run_subcommand(head, args[1:])
+    if head in CLICK_COMMANDS:
+        from rtk.cli import main as cli_main
+
+        return cli_main(args)
+    from rtk.runner import run_command
+
+    return run_command(args)
+
+
+def _run_subcommand(kind: str, args: list[str]) -> int:
+    """`rtk run [--filter NAME] -- CMD...` and `rtk proxy CMD...`, parsed without click."""
+    from rtk.runner import run_command
+
+    if kind == "proxy":
+        return run_command(args, filter_name="passthrough") if args else _usage()
+    forced = None
+    while args and args[0] != "--":
+        if args[0] in ("--filter", "-f") and len(args) > 1:
+            forced, args = args[1], args[2:]
+        elif args[0].startswith("--filter="):
+            forced, args = args[0].split("=", 1)[1], args[1:]
+        else:
+            break
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args:
+        return _usage()
+    from rtk.filters import REGISTRY
+
+    if forced is not None and forced not in REGISTRY:
+        print(f"rtk: unknown filter '{forced}' (known: {', '.join(REGISTRY)})", file=sys.stderr)
+        return 2
+    return run_command(args, filter_name=forced)
+
+
+def _usage() -> int:
+    print(USAGE, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""config.toml plus environment overrides, with where each value came from.
+
+A broken config must never stop a command: every problem becomes one `rtk:` line on stderr and
+the defaults stand in. `load()` is cached per process because the runner, the filters and the
+tracking path all ask.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rtk import paths
+
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "tracking": {"enabled": True, "history_days": 90},
+    "recall": {"enabled": True, "max_entries": 200, "max_bytes_per_entry": 64 * 1024 * 1024,
+               "retention_days": 14},
+    "hooks": {"exclude_commands": [], "audit": False},
+    "filters": {"disabled": []},
+    "limits": {},
+}
+ENV_OVERRIDES: dict[str, tuple[str, str]] = {
+    "RTK_TRACK": ("tracking", "enabled"),
+    "RTK_RECALL": ("recall", "enabled"),
+    "RTK_HOOK_AUDIT": ("hooks", "audit"),
+}
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+
+
+@dataclass
+class Config:
+    values: dict[str, dict[str, Any]]
+    sources: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def get(self, section: str, key: str) -> Any:
+        return self.values.get(section, {}).get(key, DEFAULTS.get(section, {}).get(key))
+
+    @property
+    def tracking_enabled(self) -> bool:
+        return bool(self.get("tracking", "enabled"))
+
+    @property
+    def recall_enabled(self) -> bool:
+        return bool(self.get("recall", "enabled"))
+
+    @property
+    def limits(self) -> dict[str, int]:
+        return dict(self.values.get("limits", {}))
+
+    def filter_disabled(self, command_words: list[str]) -> bool:
+        """`[filters] disabled = ["git log"]`: those commands run raw."""
+        joined = " ".join(command_words)
+        return any(joined == entry or joined.startswith(entry + " ")
+                   for entry in self.get("filters", "disabled") if isinstance(entry, str))
+
+
+_cache: Config | None = None
+
+
+def load(report: bool = True) -> Config:
+    global _cache
+    if _cache is None:
+        _cache = _read(paths.config_file())
+        _apply_env(_cache)
+        if report:
+            for problem in _cache.problems:
+                print(f"rtk: {problem}", file=sys.stderr)
+    return _cache
+
+
+def reset_cache() -> None:
+    global _cache
+    _cache = None
+
+
+def _read(path: Path) -> Config:
+    values = {section: dict(keys) for section, keys in DEFAULTS.items()}
+    sources = {f"{s}.{k}": "default" for s, keys in DEFAULTS.items() for k in keys}
+    config = Config(values, sources)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return config
+    except (OSError, UnicodeDecodeError) as exc:
+        config.problems.append(f"cannot read {path} ({exc}); using defaults")
+        return config
+    import tomllib
+
+    try:
+        parsed = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        config.problems.append(f"{path}: {exc}; using defaults")
+        return config
+    _merge(config, parsed, str(path))
+    return config
+
+
+def _merge(config: Config, parsed: dict[str, Any], origin: str) -> None:
+    for section, keys in parsed.items():
+        if section not in DEFAULTS or not isinstance(keys, dict):
+            config.problems.append(f"{origin}: unknown key '{section}' ignored")
+            continue
+        for key, value in keys.items():
+            default = DEFAULTS[section].get(key)
+            if section != "limits" and key not in DEFAULTS[section]:
+                config.problems.append(f"{origin}: unknown key '{section}.{key}' ignored")
+            elif not _same_kind(default, value, section):
+                config.problems.append(
+                    f"{origin}: '{section}.{key}' expects {_kind(default, section)}, got {value!r}; ignored")
+            else:
+                config.values[section][key] = value
+                config.sources[f"{section}.{key}"] = origin
+
+
+def _kind(default: Any, section: str) -> str:
+    if section == "limits":
+        return "a positive integer"
+    return {bool: "true or false", int: "an integer", list: "a list of strings"}.get(type(default), "a value")
+
+
+def _same_kind(default: Any, value: Any, section: str) -> bool:
+    if section == "limits":
+        return isinstance(value, int) and not isinstance(value, bool) and value > 0
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if isinstance(default, list):
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return True
+
+
+def _apply_env(config: Config) -> None:
+    for var, (section, key) in ENV_OVERRIDES.items():
+        if var in os.environ:
+            config.values[section][key] = os.environ[var].strip().lower() not in FALSE_WORDS
+            config.sources[f"{section}.{key}"] = f"env {var}"
+
+
+def run_disabled() -> bool:
+    """`RTK_DISABLED=1` at run time: the command runs raw (tracked as passthrough)."""
+    return os.environ.get("RTK_DISABLED", "").strip().lower() not in FALSE_WORDS

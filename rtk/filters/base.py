@@ -1,0 +1,112 @@
+"""The filter contract and the helpers every filter shares.
+
+Filters are sans-I/O state machines: the runner (or `rtk pipe`) feeds them decoded lines one at a
+time and writes whatever they return at once. Keeping them free of processes, files and clocks is
+what makes them replayable from fixtures and deterministic for an agent's prompt cache.
+"""
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol
+
+
+class Stream(enum.IntEnum):
+    """The child's stream a line came from; the number is the file descriptor it goes back to."""
+
+    STDOUT = 1
+    STDERR = 2
+
+
+class Line(NamedTuple):
+    """One line to print (without its newline) and the stream it goes to."""
+
+    text: str
+    stream: Stream = Stream.STDOUT
+
+
+@dataclass(frozen=True)
+class FilterContext:
+    """What a filter may know about the run: the argv as typed, and whether it may elide content.
+
+    `recall_enabled` False means the raw output is not kept anywhere, so a filter may drop noise
+    but must never elide content (spec/gain.md, Recall). `limits` holds the `[limits]` table of
+    config.toml (e.g. `git_status_max_files`); filters read it with `limit()`.
+    """
+
+    argv: tuple[str, ...] = ()
+    recall_enabled: bool = True
+    limits: Mapping[str, int] = field(default_factory=dict)
+
+    def limit(self, key: str, default: int) -> int:
+        value = self.limits.get(key, default)
+        return value if isinstance(value, int) and value > 0 else default
+
+
+class Filter(Protocol):
+    """An incremental output filter for one command.
+
+    `feed` gets each line (no newline, UTF-8 decoded with replacement characters) and the stream
+    it came from, and returns the lines to print now. `finish` gets the command's exit code and
+    returns the closing lines (summary, held-back blocks). The runner appends the recall hint
+    itself when `elided` is true, and prints the raw tail instead when the command failed but
+    `failure_seen` is false and something was dropped.
+
+    `elided`: content (not noise) was left out, so the raw output must be kept for recall.
+    `failure_seen`: the filter recognised the failure, so its own output explains a non-zero exit.
+    `progress`: counters for the live status line on a terminal (e.g. {"passed": 12}).
+    """
+
+    elided: bool
+    failure_seen: bool
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]: ...
+
+    def finish(self, exit_code: int) -> Iterable[Line]: ...
+
+    def progress(self) -> Mapping[str, int]: ...
+
+
+class BaseFilter:
+    """Defaults for the bookkeeping part of the protocol; subclasses write feed/finish."""
+
+    elided: bool = False
+    failure_seen: bool = False
+
+    def __init__(self, ctx: FilterContext | None = None) -> None:
+        self.ctx = ctx or FilterContext()
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        return (Line(line, stream),)
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        return ()
+
+    def progress(self) -> Mapping[str, int]:
+        return {}
+
+
+ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+
+
+def strip_ansi(text: str) -> str:
+    """Remove terminal escape sequences (colours, cursor moves, OSC titles/links)."""
+    return ANSI_RE.sub("", text) if "\x1b" in text else text
+
+
+def elision_marker(count: int, what: str, detail: str = "") -> str:
+    """The one wording every filter uses when it leaves content out: `... 213 more files (...)`."""
+    tail = f" ({detail})" if detail else ""
+    return f"... {count:,} more {what}{tail}"
+
+
+def recall_hint(recall_id: str) -> str:
+    return f"[full output: rtk recall {recall_id}]"
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """`1 error`, `3 errors`, with thousands separators as in `1,204 passed`."""
+    word = noun if count == 1 else (plural_form or noun + "s")
+    return f"{count:,} {word}"

@@ -1,0 +1,164 @@
+"""The recall store: the full raw output of a run whose filter left content out.
+
+Raw bytes are spooled to disk while they stream (never held in memory), hashed as they pass so
+the id depends only on the content (deterministic hint lines keep an agent's prompt cache warm),
+and kept only when a filter elided something. At most `max_bytes_per_entry` is kept: the spool
+rotates, and the tail is stored with a marker saying how much of the head was dropped.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtk import paths
+
+INLINE_GZIP_LIMIT = 4 * 1024 * 1024
+ID_RE = re.compile(r"[0-9a-f]{4,64}")
+
+
+class RawSpool:
+    """Write-only spool of a run's raw bytes (stdout and stderr interleaved as they arrived)."""
+
+    def __init__(self, directory: Path, max_bytes: int) -> None:
+        self._dir = paths.private_dir(directory)
+        self._max = max(max_bytes, 1024)
+        self._hash = hashlib.blake2b(digest_size=6)
+        self._stem = self._dir / f".spool-{os.getpid()}-{time.monotonic_ns()}"
+        self._file = _open_private(self._stem.with_suffix(".cur"))
+        self._size = 0
+        self._dropped = 0
+        self.total = 0
+
+    def write(self, data: bytes) -> None:
+        self._hash.update(data)
+        self.total += len(data)
+        if self._size + len(data) > self._max:
+            self._rotate()
+        self._file.write(data)
+        self._size += len(data)
+
+    def _rotate(self) -> None:
+        self._file.close()
+        prev = self._stem.with_suffix(".prev")
+        if prev.exists():
+            self._dropped += prev.stat().st_size
+        os.replace(self._stem.with_suffix(".cur"), prev)
+        self._file = _open_private(self._stem.with_suffix(".cur"))
+        self._size = 0
+
+    @property
+    def recall_id(self) -> str:
+        return self._hash.hexdigest()
+
+    def keep(self, command: str, exit_code: int) -> str:
+        """Store the spool as a recall entry; returns its id."""
+        self._file.close()
+        entry_id = self.recall_id
+        parts = [p for p in (self._stem.with_suffix(".prev"), self._stem.with_suffix(".cur")) if p.exists()]
+        data = b"".join(p.read_bytes() for p in parts)
+        dropped = self._dropped + max(0, len(data) - self._max)
+        data = data[-self._max:] if len(data) > self._max else data
+        if dropped:
+            data = f"[rtk: the first {dropped:,} bytes were dropped; the last {len(data):,} are kept]\n".encode() + data
+        _write_entry(self._dir, entry_id, data)
+        meta = {"id": entry_id, "time": time.time(), "command": command, "exit_code": exit_code,
+                "size": self.total}
+        _atomic_write(self._dir / f"{entry_id}.json", json.dumps(meta).encode())
+        self.discard()
+        return entry_id
+
+    def discard(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+        for suffix in (".cur", ".prev"):
+            self._stem.with_suffix(suffix).unlink(missing_ok=True)
+
+
+def _open_private(path: Path):  # type: ignore[no-untyped-def]
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    return os.fdopen(fd, "wb", buffering=256 * 1024)
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def _write_entry(directory: Path, entry_id: str, data: bytes) -> None:
+    """Small entries are gzipped at once; big ones are stored plain so rtk exits without delay."""
+    if len(data) <= INLINE_GZIP_LIMIT:
+        _atomic_write(directory / f"{entry_id}.gz", gzip.compress(data, compresslevel=6))
+        (directory / f"{entry_id}.raw").unlink(missing_ok=True)
+    else:
+        _atomic_write(directory / f"{entry_id}.raw", data)
+        (directory / f"{entry_id}.gz").unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    time: float
+    command: str
+    exit_code: int
+    size: int
+
+
+def entries(directory: Path | None = None) -> list[Entry]:
+    """Every stored entry, newest first."""
+    directory = directory or paths.recall_dir()
+    found = []
+    for meta_path in directory.glob("*.json") if directory.is_dir() else ():
+        try:
+            meta = json.loads(meta_path.read_text())
+            found.append(Entry(meta["id"], float(meta["time"]), str(meta["command"]),
+                               int(meta["exit_code"]), int(meta["size"])))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return sorted(found, key=lambda e: e.time, reverse=True)
+
+
+class RecallError(Exception):
+    """A one-line problem for the user: unknown or ambiguous id."""
+
+
+def resolve(prefix: str, directory: Path | None = None) -> Entry:
+    prefix = prefix.strip().lower()
+    matches = [e for e in entries(directory) if e.id.startswith(prefix)] if ID_RE.fullmatch(prefix) else []
+    if not matches:
+        raise RecallError(f"no recall entry {prefix}")
+    if len({e.id for e in matches}) > 1:
+        raise RecallError(f"recall id {prefix} is ambiguous: {', '.join(e.id for e in matches[:5])}")
+    return matches[0]
+
+
+def read(entry: Entry, directory: Path | None = None) -> bytes:
+    directory = directory or paths.recall_dir()
+    gz = directory / f"{entry.id}.gz"
+    if gz.exists():
+        return gzip.decompress(gz.read_bytes())
+    return (directory / f"{entry.id}.raw").read_bytes()
+
+
+def prune(max_entries: int, retention_days: int, directory: Path | None = None) -> None:
+    """Drop entries past the count limit or the retention period, and stale spools."""
+    directory = directory or paths.recall_dir()
+    now = time.time()
+    for index, entry in enumerate(entries(directory)):
+        if index >= max_entries or now - entry.time > retention_days * 86400:
+            for suffix in (".json", ".gz", ".raw"):
+                (directory / f"{entry.id}{suffix}").unlink(missing_ok=True)
+    for spool in directory.glob(".spool-*"):
+        try:
+            if now - spool.stat().st_mtime > 86400:
+                spool.unlink()
+        except OSError:
+            continue

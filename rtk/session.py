@@ -1,0 +1,124 @@
+"""The output side of `rtk CMD`: trio tasks that read the child, feed the pipeline, relay signals.
+
+Imported only after the child is running (see runner.py), because trio is the slowest import
+rtk has and the child can use that time.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import trio
+
+from rtk import accounting, config
+from rtk.exits import SIGNAL_BASE, exit_status
+from rtk.filters.base import Stream
+from rtk.pipeline import HOLD_SECONDS, Writer, build_pipeline
+from rtk.runner import FORWARDED, KILL_GRACE_SECONDS, READ_SIZE
+
+
+class RunSession:
+    def __init__(self, argv: list[str], filter_name: str, cfg: config.Config,
+                 child: subprocess.Popen[bytes], early_signals: list[int], started: float,
+                 t0: float) -> None:
+        self.argv, self.cfg, self.child = argv, cfg, child
+        self.early_signals = early_signals
+        self.started, self.t0 = started, t0
+        self.signal_received: int | None = None
+        self.accountant = accounting.start(argv, filter_name)
+        on_raw = self.accountant.raw if self.accountant else None
+        self.writer = Writer(self.accountant.printed if self.accountant else None)
+        self.pipeline = build_pipeline(argv, filter_name, cfg, self.writer, on_raw)
+        self.fds = {Stream.STDOUT: _take_fd(child.stdout), Stream.STDERR: _take_fd(child.stderr)}
+
+    def run(self) -> int:
+        try:
+            trio.run(self._main)
+        except BaseException as exc:  # noqa: BLE001 - whatever broke, the child's status decides
+            self._stop_child()
+            if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                print(f"rtk: internal error ({type(exc).__name__}: {exc}); output may be incomplete",
+                      file=sys.stderr)
+        status = exit_status(self.child.wait())
+        outcome = self.pipeline.finish(status)
+        self._record(status, outcome)
+        if self.signal_received is not None:
+            return SIGNAL_BASE + self.signal_received
+        return status
+
+    async def _main(self) -> None:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(self._relay_signals, nursery)
+            nursery.start_soon(self._release_hold_later)
+            async with trio.open_nursery() as readers:
+                for stream, fd in self.fds.items():
+                    readers.start_soon(self._read, fd, stream)
+            await trio.to_thread.run_sync(self.child.wait, abandon_on_cancel=True)
+            nursery.cancel_scope.cancel()
+
+    async def _read(self, fd: int, stream: Stream) -> None:
+        async with trio.lowlevel.FdStream(fd) as source:
+            while True:
+                chunk = await source.receive_some(READ_SIZE)
+                if not chunk:
+                    break
+                self.pipeline.feed(chunk, stream)
+                if int(stream) in self.writer.broken:
+                    break  # closing our end lets the child meet its own SIGPIPE, as in a shell
+        self.pipeline.end_of_stream(stream)
+
+    async def _relay_signals(self, nursery: trio.Nursery,
+                             task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        with trio.open_signal_receiver(*FORWARDED) as receiver:
+            task_status.started()
+            for signum in self.early_signals:
+                self._forward(signum, nursery)
+            async for signum in receiver:
+                self._forward(signum, nursery)
+
+    def _forward(self, signum: int, nursery: trio.Nursery) -> None:
+        first = self.signal_received is None
+        self.signal_received = signum
+        if self.child.poll() is None:
+            self.child.send_signal(signum)
+        if first:
+            nursery.start_soon(self._kill_after_grace)
+
+    async def _kill_after_grace(self) -> None:
+        await trio.sleep(KILL_GRACE_SECONDS)
+        if self.child.poll() is None:
+            self.child.kill()
+
+    async def _release_hold_later(self) -> None:
+        await trio.sleep(HOLD_SECONDS)
+        self.pipeline.release_hold()
+
+    def _stop_child(self) -> None:
+        if self.child.poll() is None:
+            self.child.terminate()
+            try:
+                self.child.wait(KILL_GRACE_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.child.kill()
+
+    def _record(self, status: int, outcome: object) -> None:
+        if self.accountant is None:
+            return
+        try:
+            self.accountant.finish(accounting.RunRecord(
+                argv=self.argv, filter=self.pipeline.filter_name, exit_code=status,
+                wall_ms=int((time.monotonic() - self.t0) * 1000), cwd=os.getcwd(),
+                started=self.started, raw_bytes=self.pipeline.raw_bytes,
+                printed_bytes=self.writer.printed_bytes,
+                recall_id=getattr(outcome, "recall_id", None),
+                filter_error=getattr(outcome, "filter_error", None)))
+        except Exception as exc:  # noqa: BLE001 - tracking never fails a command
+            print(f"rtk: tracking failed ({type(exc).__name__}: {exc})", file=sys.stderr)
+
+
+def _take_fd(pipe: object) -> int:
+    """Detach a Popen pipe's descriptor so trio owns (and closes) it."""
+    fd = os.dup(pipe.fileno())  # type: ignore[attr-defined]
+    pipe.close()  # type: ignore[attr-defined]
+    return fd

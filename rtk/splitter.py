@@ -1,0 +1,61 @@
+"""Turns a stream of byte chunks into lines, whatever the chunk boundaries.
+
+Trio gives chunks, not lines. The splitter ends lines at `\n` (and `\r\n`), reduces lone-`\r`
+progress redraws to their final state, flushes an unterminated last line at EOF, decodes
+invalid UTF-8 with replacement characters, and caps a line's length so a binary or newline-free
+stream cannot grow rtk's memory.
+"""
+from __future__ import annotations
+
+MAX_LINE_BYTES = 64 * 1024
+
+
+class LineSplitter:
+    def __init__(self, max_line_bytes: int = MAX_LINE_BYTES) -> None:
+        self._pending = b""
+        self._max = max_line_bytes
+
+    def feed(self, chunk: bytes) -> list[str]:
+        data = self._pending + chunk if self._pending else chunk
+        parts = data.split(b"\n")
+        self._pending = parts.pop()
+        lines = [_decode(part) for part in parts]
+        if len(self._pending) > self._max:
+            lines.extend(self._cut_overlong())
+        return lines
+
+    def flush(self) -> list[str]:
+        """The unterminated last line at EOF, if any."""
+        pending, self._pending = self._pending, b""
+        if pending.endswith(b"\r"):
+            pending = pending[:-1]
+        return [_decode(pending)] if pending else []
+
+    def _cut_overlong(self) -> list[str]:
+        pending = _final_redraw(self._pending)
+        if len(pending) <= self._max:
+            self._pending = pending
+            return []
+        cut = self._max
+        while cut > self._max - 4 and (pending[cut] & 0xC0) == 0x80:
+            cut -= 1  # do not split a UTF-8 sequence
+        self._pending = pending[cut:]
+        return [_decode(pending[:cut])]
+
+
+def _final_redraw(line: bytes) -> bytes:
+    """What a terminal shows after `a\\rb\\rc`: the text after the last non-trailing `\\r`."""
+    body = line[:-1] if line.endswith(b"\r") else line
+    cr = body.rfind(b"\r")
+    return line[cr + 1:] if cr >= 0 else line
+
+
+def _decode(line: bytes) -> str:
+    if b"\r" in line:
+        line = _final_redraw(line)
+        if line.endswith(b"\r"):
+            line = line[:-1]
+    try:
+        return line.decode()
+    except UnicodeDecodeError:
+        return line.decode("utf-8", "replace")

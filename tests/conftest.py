@@ -1,0 +1,32 @@
+"""Every test runs hermetic: rtk's config, data, recall and database paths point into tmp_path."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def hermetic_rtk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "rtk-home"
+    for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data")):
+        monkeypatch.setenv(var, str(home / sub))
+    for var in ("RTK_CONFIG_DIR", "RTK_DB_PATH", "RTK_TRACK", "RTK_RECALL", "RTK_DISABLED",
+                "RTK_HOOK_AUDIT", "RTK_AUDIT_DIR", "NO_COLOR", "RTK_NO_TTY"):
+        monkeypatch.delenv(var, raising=False)
+    from rtk import config
+
+    config.reset_cache()
+    yield home
+    config.reset_cache()
+
+
+def rtk_executable() -> list[str]:
+    """The installed `rtk` script (e2e tests run it as users do), else `python -m rtk`."""
+    found = shutil.which("rtk", path=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    return [found] if found else [sys.executable, "-m", "rtk"]

@@ -1,0 +1,100 @@
+"""Fixture cases (`fixtures/<tool>/<case>/`) and the replay every golden test shares."""
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtk import config
+from rtk.filters.base import Stream
+from rtk.pipe import pick_filter
+from rtk.pipeline import build_pipeline
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+CHUNK = 4096
+
+
+@dataclass(frozen=True)
+class Case:
+    path: Path
+
+    @property
+    def id(self) -> str:
+        return f"{self.path.parent.name}/{self.path.name}"
+
+    @property
+    def command(self) -> str:
+        return (self.path / "command").read_text().strip()
+
+    @property
+    def exit_code(self) -> int:
+        file = self.path / "exit_code"
+        return int(file.read_text().strip()) if file.exists() else 0
+
+    @property
+    def raw(self) -> bytes:
+        return (self.path / "raw.txt").read_bytes()
+
+    @property
+    def facts(self) -> list[str]:
+        file = self.path / "facts.txt"
+        return [f for f in file.read_text().splitlines() if f.strip()] if file.exists() else []
+
+
+def all_cases() -> list[Case]:
+    return sorted((Case(p.parent) for p in FIXTURES.glob("*/*/raw.txt")), key=lambda c: c.id)
+
+
+class CaptureWriter:
+    """A Writer stand-in that collects what would be printed, in order, both streams merged."""
+
+    def __init__(self) -> None:
+        from rtk.pipeline import Writer
+
+        self._writer = Writer(self._collect)
+        self._writer.broken = {1, 2}
+        self.chunks: list[bytes] = []
+
+    def _collect(self, data: bytes) -> None:
+        self.chunks.append(data)
+
+    @property
+    def writer(self):  # type: ignore[no-untyped-def]
+        return self._writer
+
+
+def replay(command: str, raw: bytes, exit_code: int, chunk: int = CHUNK) -> str:
+    """Filter `raw` exactly as `rtk pipe --cmd COMMAND` would, and return what it prints."""
+    name, argv = pick_filter(None, command)
+    capture = CaptureWriter()
+    pipeline = build_pipeline(argv, name, config.load(), capture.writer, hold_seconds=None)
+    for start in range(0, len(raw), chunk):
+        pipeline.feed(raw[start:start + chunk], Stream.STDOUT)
+    pipeline.finish(exit_code)
+    return b"".join(capture.chunks).decode("utf-8", "replace")
+
+
+def fact_kept(fact: str, printed: str) -> bool:
+    """The fact syntax of ../shared/bench/corpus.py: plain substring, `@loc PATH:LINE`, `A ||| B`."""
+    plain = ANSI_RE.sub("", printed)
+    return any(_loc_kept(alt[5:].strip(), plain) if alt.startswith("@loc ") else alt in plain
+               for alt in fact.split(" ||| "))
+
+
+def _loc_kept(spec: str, plain: str) -> bool:
+    path, _, line = spec.rpartition(":")
+    if not path or not line.isdigit():
+        return spec in plain
+    if re.search(re.escape(path) + r'(?::|\(|", line |,? line |\s+L)' + line + r"(?!\d)", plain):
+        return True
+    marker = re.compile(r"(?:\bL" + line + r"|^\s*" + line + r":|\bline " + line + r"|\(" + line + r",)(?!\d)")
+    lines = plain.splitlines()
+    return any(path in text and any(marker.search(n) for n in lines[i + 1:i + 61])
+               for i, text in enumerate(lines))
+
+
+def argv_of(case: Case) -> list[str]:
+    return shlex.split(case.command)
