@@ -17,9 +17,9 @@ class LineSplitter:
 
     def feed(self, chunk: bytes) -> list[str]:
         data = self._pending + chunk if self._pending else chunk
-        parts = data.split(b"\n")
-        self._pending = parts.pop()
-        lines = [_decode(part) for part in parts]
+        end = data.rfind(b"\n")
+        self._pending = data[end + 1:]
+        lines = _decode_lines(data[:end]) if end >= 0 else []
         if len(self._pending) > self._max:
             lines.extend(self._cut_overlong())
         return lines
@@ -48,6 +48,13 @@ def _final_redraw(line: bytes) -> bytes:
     body = line[:-1] if line.endswith(b"\r") else line
     cr = body.rfind(b"\r")
     return line[cr + 1:] if cr >= 0 else line
+
+
+def _decode_lines(body: bytes) -> list[str]:
+    """Complete lines; decoding them in one call is several times faster than line by line."""
+    if b"\r" in body:
+        return [_decode(part) for part in body.split(b"\n")]
+    return body.decode("utf-8", "replace").split("\n")
 
 
 def _decode(line: bytes) -> str:
