@@ -25,7 +25,7 @@ COPILOT_SHELL_TOOLS = frozenset({"Bash", "bash", "runTerminalCommand"})
 class Call:
     """A shell command a host asked about; `answer(rewritten, allow)` builds the host's reply."""
 
-    __slots__ = ("command", "cwd", "_respond")
+    __slots__ = ("_respond", "command", "cwd")
 
     def __init__(self, command: str, cwd: str | None, respond: Callable[[str, bool], JsonObject]):
         self.command = command
@@ -39,7 +39,7 @@ class Call:
 class Host:
     """An agent host: its name (also the rewrite engine's rule set) and its adapter."""
 
-    __slots__ = ("name", "no_opinion", "extract", "sample")
+    __slots__ = ("extract", "name", "no_opinion", "sample")
 
     def __init__(self, name: str, no_opinion: Answer, extract: Callable[[JsonObject], Call | None],
                  sample: Callable[[str, str], JsonObject]):

@@ -98,14 +98,18 @@ def respond(host: Host, payload: Any, decide: Decide | None = None) -> Outcome:
     call = host.extract(payload) if isinstance(payload, dict) else None
     if call is None:
         return Outcome(host.no_opinion)
-    if decide is None:
-        from rtk.rewrite import decide
-    decision = decide(call.command, host.name, cwd=call.cwd)
+    decision = (decide or _engine())(call.command, host.name, cwd=call.cwd)
     action = audit_action(decision.code, call.command, decision.command)
     if action in ("rewrite", "ask"):
         return Outcome(call.answer(decision.command, decision.code == 0),
                        (action, call.command, decision.command))
     return Outcome(host.no_opinion, (action, call.command, ""))
+
+
+def _engine() -> Decide:
+    from rtk.rewrite import decide
+
+    return decide
 
 
 def audit_action(code: int, original: str, rewritten: str) -> str:
