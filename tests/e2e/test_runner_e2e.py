@@ -21,7 +21,7 @@ def rtk(*args: str, input: bytes | None = None, env: dict[str, str] | None = Non
                           timeout=timeout, env={**os.environ, **(env or {})})
 
 
-@pytest.mark.parametrize("code", [0, 1, 2, 7, 42, 255])
+@pytest.mark.parametrize("code", [0, 1, 2, 3, 7, 42, 100, 125, 126, 127, 128, 129, 130, 141, 200, 254, 255])
 def test_exit_code_is_the_childs(code: int) -> None:
     assert rtk(PY, "-c", f"import sys; print('x'); sys.exit({code})").returncode == code
 
@@ -172,3 +172,55 @@ def test_recall_of_an_unknown_id() -> None:
 
 def test_recall_list_when_empty() -> None:
     assert rtk("recall", "--list").stdout == b"no recall entries\n"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie still answers kill(0)
+        return stat.read().split(") ")[-1][0] != "Z"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_signals_reach_the_child_and_leave_nothing_behind(sig: int) -> None:
+    code = "import os, time; print(os.getpid(), flush=True); time.sleep(60)"
+    proc = subprocess.Popen([*rtk_executable(), PY, "-c", code], stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    child = int(proc.stdout.readline())
+    proc.send_signal(sig)
+    assert proc.wait(timeout=20) == 128 + sig
+    deadline = time.monotonic() + 5
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child)
+
+
+def test_child_ignoring_sigterm_is_killed_after_the_grace_period() -> None:
+    code = ("import os, signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+            "print(os.getpid(), flush=True); time.sleep(120)")
+    proc = subprocess.Popen([*rtk_executable(), PY, "-c", code], stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    child = int(proc.stdout.readline())
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+    assert not _alive(child)
+
+
+def test_a_200_mb_output_streams_through_whole(tmp_path: Path) -> None:
+    line = b"%09d some varied text for the generic filter\n"
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as handle:
+        for block in range(4000):
+            handle.write(b"".join(line % (block * 1000 + i) for i in range(1000)))
+    size = big.stat().st_size
+    proc = subprocess.Popen([*rtk_executable(), "cat", str(big)], stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    received, last = 0, b""
+    while chunk := proc.stdout.read(1 << 20):
+        received += len(chunk)
+        last = chunk
+    assert proc.wait(timeout=120) == 0
+    assert size >= 200_000_000 and received == size
+    assert last.endswith(line % 3_999_999)
