@@ -1,0 +1,179 @@
+"""rustc diagnostics: one block (`error[E0308]: ...` up to the blank line), shortened and grouped.
+
+A block keeps its header (level, code, message), every `-->`/`:::` location, every label, and
+every `help:`/`note:`/`= ...` line. Only the code frame shrinks: gutter-only lines, `...` and
+source lines that carry no marker go; a suggestion keeps its new (`+`/`~`) lines, not the old
+(`-`) ones. Repeats of a lint (same level and message once the backticked names are masked) are
+folded into their first occurrence: the first is printed whole, the others become one location
+line each under a `(N more)` heading, printed at the next flush point (end of a crate's build).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+HEADER_RE = re.compile(r"^(error|warning)(\[[A-Z]+\d+\])?: (.*)$")
+LOCATION_RE = re.compile(r"^\s*(?:-->|:::) (\S.*)$")
+SOURCE_RE = re.compile(r"^\s*\d+\s*(\||[+~-]) ?(.*)$")
+GUTTER_RE = re.compile(r"^\s*\|(.*)$")
+BACKTICKS_RE = re.compile(r"`[^`]*`")
+MARKS_ONLY_RE = re.compile(r"^[\s|^_/\\+~-]*$")
+LINT_RES = (
+    re.compile(r"#\[(?:warn|deny|forbid)\(([\w:]+)\)\]"),
+    re.compile(r"`-[DW] ([\w:-]+)` implied by"),
+    re.compile(r"rust-clippy/\S*#(\w+)"),
+)
+LINT_HINTS = ("#[deny(", "#[forbid(", "implied by `-D", "rust-clippy/")
+MAX_BLOCK_LINES = 2000
+
+
+@dataclass
+class Diagnostic:
+    """The lines of one diagnostic while it is being read."""
+
+    level: str
+    code: str
+    title: str
+    lines: list[str] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, header: str) -> Diagnostic | None:
+        match = HEADER_RE.match(header)
+        if match is None:
+            return None
+        level, code, title = match.groups()
+        return cls(level, code or "", title, [header])
+
+    @property
+    def location(self) -> str | None:
+        for line in self.lines[1:]:
+            match = LOCATION_RE.match(line)
+            if match:
+                return match.group(1)
+        return None
+
+    @property
+    def is_lint(self) -> bool:
+        if self.level == "warning":
+            return True
+        return not self.code and any(hint in line for line in self.lines for hint in LINT_HINTS)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return self.level, self.code, BACKTICKS_RE.sub("`…`", self.title)
+
+    def lint_name(self) -> str:
+        for line in self.lines:
+            for pattern in LINT_RES:
+                match = pattern.search(line)
+                if match:
+                    return match.group(1).replace("-", "_")
+        return ""
+
+    def render(self) -> tuple[list[str], bool]:
+        """The kept lines, and whether code (not just frame decoration) was dropped."""
+        kept: list[str] = []
+        dropped_code = False
+        lines = self.lines
+        for i, line in enumerate(lines):
+            verdict = _frame_verdict(line, lines[i + 1] if i + 1 < len(lines) else "")
+            if verdict is None:
+                kept.append(line)
+            elif verdict:
+                dropped_code = True
+        return kept, dropped_code
+
+
+def _frame_verdict(line: str, following: str) -> bool | None:
+    """None: keep the line. False: drop, it is decoration. True: drop, it is a line of code."""
+    if line == "...":
+        return False
+    source = SOURCE_RE.match(line)
+    if source:
+        return _source_verdict(source.group(1), source.group(2), following)
+    gutter = GUTTER_RE.match(line)
+    if gutter is None:
+        return None
+    rest = gutter.group(1)
+    if not rest.strip(" |"):
+        return False
+    if "^" in rest or not MARKS_ONLY_RE.match(rest):
+        return None
+    return False
+
+
+def _source_verdict(kind: str, code: str, following: str) -> bool | None:
+    if kind in "+~":
+        return None
+    if kind == "-":
+        return True
+    if code.startswith("/") or _is_marker_line(following):
+        return None
+    return True
+
+
+def _is_marker_line(line: str) -> bool:
+    gutter = GUTTER_RE.match(line)
+    return gutter is not None and bool(gutter.group(1).strip(" |"))
+
+
+@dataclass
+class Group:
+    """A lint seen before: its first title, and where it appeared again since the last flush."""
+
+    diag: Diagnostic
+    lint: str
+    seen: set[str] = field(default_factory=set)
+    pending: list[tuple[str, list[str]]] = field(default_factory=list)
+
+    def render(self) -> list[str]:
+        """Heading with the names all repeats share, then one line per location with the rest."""
+        first = BACKTICKS_RE.findall(self.diag.title)
+        varying = {i for _, spans in self.pending for i, span in enumerate(spans)
+                   if len(spans) != len(first) or span != first[i]}
+        parts = iter(range(len(first)))
+        title = BACKTICKS_RE.sub(lambda m: "`…`" if next(parts) in varying else m.group(0),
+                                 self.diag.title)
+        lint = f" [{self.lint}]" if self.lint else ""
+        out = [f"{self.diag.level}{self.diag.code}: {title}{lint} ({len(self.pending)} more):"]
+        for location, spans in self.pending:
+            names = " ".join(span for i, span in enumerate(spans) if i in varying)
+            out.append(f"  {location} {names}".rstrip())
+        self.pending = []
+        return out
+
+
+class Grouper:
+    """Remembers which lints were printed, folds their repeats into location lists."""
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[str, str, str], Group] = {}
+
+    def absorb(self, diag: Diagnostic) -> bool:
+        """Fold `diag` into an earlier one of its kind (True), or remember it as the first (False).
+
+        The same lint at the same place again (one file compiled into two targets) is folded
+        without a trace: it says nothing new.
+        """
+        location = diag.location
+        if location is None or not diag.is_lint:
+            return False
+        group = self._groups.get(diag.key)
+        if group is None:
+            self._groups[diag.key] = Group(diag, diag.lint_name(), {f"{location} {diag.title}"})
+            return False
+        if f"{location} {diag.title}" not in group.seen:
+            group.seen.add(f"{location} {diag.title}")
+            group.pending.append((location, BACKTICKS_RE.findall(diag.title)))
+        return True
+
+    def is_repeat(self, diag: Diagnostic) -> bool:
+        group = self._groups.get(diag.key)
+        return group is not None and f"{diag.location} {diag.title}" in group.seen
+
+    def flush(self) -> list[str]:
+        out: list[str] = []
+        for group in self._groups.values():
+            if group.pending:
+                out.extend(group.render())
+        return out
