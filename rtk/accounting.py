@@ -175,7 +175,8 @@ def spawn_worker(queue: Path) -> None:
     """Detached: own session, stdio on /dev/null, no inherited descriptors (the caller may be
     waiting for EOF on a pipe). posix_spawn is ~10x cheaper than Popen here."""
     argv = [sys.executable, "-P", "-m", "rtk.track_worker", str(queue)]
-    actions = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
+    actions: list[tuple[object, ...]] = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0)
+                                         for fd in (0, 1, 2)]
     actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inherited_fds()]
     os.posix_spawn(sys.executable, argv, os.environ, file_actions=actions, setsid=True)
 

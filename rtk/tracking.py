@@ -44,6 +44,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX runs_by_project ON runs (project, timestamp);
     """,
 ]
+SUBCOMMAND_TOOLS = frozenset({
+    "git", "cargo", "npm", "pnpm", "yarn", "bun", "npx", "bunx", "deno", "go", "docker", "podman",
+    "kubectl", "helm", "terraform", "gh", "pip", "pip3", "uv", "poetry", "hatch", "pdm", "pipenv",
+    "conda", "brew", "apt", "apt-get", "dotnet", "mvn", "gradle", "make", "just", "tox", "nox",
+    "ruff", "rustup", "systemctl", "rtk"})
 COLUMNS = ("timestamp", "command", "command_key", "filter", "raw_tokens", "printed_tokens",
            "saved_tokens", "raw_bytes", "printed_bytes", "exit_code", "wall_ms", "project",
            "counter", "recall_id", "filter_error")
@@ -161,13 +166,15 @@ def iso_utc(seconds: float) -> str:
 
 
 def command_key(argv: list[str]) -> str:
-    """The tool and its subcommand, for grouping: `git status`, `cargo test`, `pytest`, `ls`."""
+    """The tool and its subcommand, for grouping: `git status`, `cargo test`, `pytest`, `ls`.
+
+    Only tools known to take a subcommand get one, so `ls src` stays `ls`."""
     words = [os.path.basename(argv[0])] if argv else ["?"]
     rest = list(argv[1:])
     if words[0].startswith("python") and "-m" in rest[:3]:
         module_at = rest.index("-m") + 1
         words, rest = ([rest[module_at]] if module_at < len(rest) else words), rest[module_at + 1:]
-    sub = _subcommand(rest)
+    sub = _subcommand(rest) if words[0] in SUBCOMMAND_TOOLS else None
     return " ".join([*words, sub] if sub else words)
 
 
