@@ -1,0 +1,1 @@
+"""Parts of the pytest filter: output shapes, failure blocks, test ids, counts."""

@@ -1,0 +1,181 @@
+"""One failure or error block of pytest's FAILURES / ERRORS sections, reduced to what explains it.
+
+Kept: traceback locations (`path:line: ...`), the failing source line of each entry (`>` lines in
+long style, the line under `path:line: in func` in short style, the line under `File ...` in native
+style), every `E` line (native: the exception lines), chained-exception separators, the block's
+own column-0 text (`ImportError while importing test module ...`, `file x.py, line 3`,
+`[XPASS(strict)] ...`) and the last lines of each captured stdout/stderr/log section.
+Dropped: source context, `locals` lines, `_ _ _` separators, caret lines, blank lines.
+Caps (None = keep all, used when recall is off): E lines per block, captured lines per section,
+traceback lines per run of frames (head + tail); each cut leaves a marker where it happened.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from rtk.filters.base import elision_marker
+from rtk.filters.pytest_parts import patterns as p
+
+
+@dataclass(frozen=True)
+class Caps:
+    e_lines: int | None = 40
+    captured: int | None = 20
+    tb_head: int | None = 4
+    tb_tail: int = 8
+
+
+class _Capture:
+    def __init__(self, name: str, cap: int | None) -> None:
+        self.name = name
+        self.lines: deque[str] = deque(maxlen=cap)
+        self.total = 0
+
+    def render(self) -> list[str]:
+        out = [f"{self.name}:"]
+        dropped = self.total - len(self.lines)
+        if dropped:
+            out.append(elision_marker(dropped, "lines", f"earlier {self.name} output"))
+        out.extend(self.lines)
+        return out
+
+
+class Block:
+    """Feed it the lines after a `___ title ___` header; `render()` when the block has ended."""
+
+    def __init__(self, title: str, caps: Caps, indented_is_message: bool = False) -> None:
+        self.title = title
+        self._indented_is_message = indented_is_message
+        self.caps = caps
+        self.out: list[str] = []
+        self.elided = False
+        self.first_file: str | None = None
+        self.first_func: str | None = None
+        self._def_name: str | None = None
+        self._native = False
+        self._want_src = False
+        self._e_kept = 0
+        self._e_dropped = 0
+        self._e_marker_at = -1
+        self._tb_head: list[str] = []
+        self._tb_tail: deque[str] = deque(maxlen=caps.tb_tail)
+        self._tb_dropped = 0
+        self._captures: list[_Capture] = []
+
+    def add(self, line: str) -> None:
+        if self._captures:
+            self._add_captured(line)
+            return
+        first = line[:1]
+        if first == "E" and (len(line) == 1 or line[1] == " "):
+            self._add_error(line)
+        elif first == ">":
+            self._want_src = False
+            self._add_tb("> " + line[1:].strip())
+        elif first in (" ", "\t"):
+            self._add_indented(line)
+        elif first and not self._native:
+            self._add_column0(line)
+        elif first:
+            self._add_native_message(line)
+
+    def _add_indented(self, line: str) -> None:
+        if self._indented_is_message:
+            self._add_error(line)
+        elif self._native and (m := p.NATIVE_FILE_RE.match(line)):
+            self._note_first(m.group(1), m.group(3))
+            self._want_src = True
+            self._add_tb(line.strip())
+        elif self._want_src and not p.CARET_RE.match(line):
+            self._want_src = False
+            self._add_tb("> " + line.strip())
+        elif self._native and line.strip() and not p.CARET_RE.match(line):
+            self._add_native_message(line)
+        elif self._def_name is None and self.first_file is None and (m := p.DEF_RE.match(line)):
+            self._def_name = m.group(1)
+
+    def _add_column0(self, line: str) -> None:
+        if (m := p.LOCATION_RE.match(line)) is not None:
+            message = m.group(3) or ""
+            short_style = message.startswith("in ")
+            self._note_first(m.group(1), message[3:] if short_style else self._def_name)
+            self._want_src = short_style
+            self._add_tb(line.rstrip())
+        elif line == p.NATIVE_START:
+            self._native = True
+        elif (m := p.CAPTURE_RE.match(line)) is not None:
+            self._flush_tb()
+            self._captures.append(_Capture(m.group(1), self.caps.captured))
+        elif not (p.ENTRY_SEP_RE.match(line) or p.LOCALS_RE.match(line) or line in p.BLOCK_NOISE):
+            self._add_other(line.rstrip())
+
+    def _add_native_message(self, line: str) -> None:
+        if line in p.CHAIN_LINES or line == p.NATIVE_START:
+            self._add_other(line)
+        elif (m := p.CAPTURE_RE.match(line)) is not None:
+            self._flush_tb()
+            self._captures.append(_Capture(m.group(1), self.caps.captured))
+        else:
+            self._add_error(line.rstrip())
+
+    def _note_first(self, path: str, func: str | None) -> None:
+        if self.first_file is None:
+            self.first_file, self.first_func = path, func
+
+    def _add_error(self, line: str) -> None:
+        self._flush_tb()
+        cap = self.caps.e_lines
+        if cap is not None and self._e_kept >= cap:
+            if not self._e_dropped:
+                self._e_marker_at = len(self.out)
+            self._e_dropped += 1
+            return
+        self._e_kept += 1
+        self.out.append(line.rstrip())
+
+    def _add_other(self, line: str) -> None:
+        self._flush_tb()
+        self.out.append(line)
+
+    def _add_tb(self, line: str) -> None:
+        head = self.caps.tb_head
+        if head is None or len(self._tb_head) < head:
+            self._tb_head.append(line)
+            return
+        if len(self._tb_tail) == self._tb_tail.maxlen:
+            self._tb_dropped += 1
+        self._tb_tail.append(line)
+
+    def _flush_tb(self) -> None:
+        self.out.extend(self._tb_head)
+        if self._tb_dropped:
+            self.elided = True
+            self.out.append(elision_marker(self._tb_dropped, "traceback lines"))
+        self.out.extend(self._tb_tail)
+        self._tb_head.clear()
+        self._tb_tail.clear()
+        self._tb_dropped = 0
+
+    def _add_captured(self, line: str) -> None:
+        if (m := p.CAPTURE_RE.match(line)) is not None:
+            self._captures.append(_Capture(m.group(1), self.caps.captured))
+            return
+        capture = self._captures[-1]
+        capture.total += 1
+        capture.lines.append(line.rstrip())
+
+    def render(self) -> list[str]:
+        self._flush_tb()
+        out = self.out
+        if self._e_dropped:
+            self.elided = True
+            out.insert(self._e_marker_at, elision_marker(self._e_dropped, "E lines"))
+        for capture in self._captures:
+            while capture.lines and not capture.lines[-1]:
+                capture.lines.pop()
+                capture.total -= 1
+            if capture.lines:
+                self.elided = self.elided or capture.total > len(capture.lines)
+                out.extend(capture.render())
+        return out

@@ -1,0 +1,77 @@
+"""Full test ids for failure blocks, whose headers only say `TestA.test_b[param]`.
+
+pytest reports failures (and errors) in the order they happened, so the n-th FAILURES block is
+the n-th `F` of the progress output. -v progress names each test (`path::TestA::test_b[param]
+FAILED`): the id is taken when its tail agrees with the header. Default progress names the file
+of each `F` (`tests/test_a.py ..F`), used unless the run printed stray lines (-s) that make the
+count unsure. Otherwise the block's first traceback entry helps when it is the test function
+itself (same name), giving `file::name`. Failing that the header is used as is, and the short
+test summary (or the end of the run) names the test in full.
+"""
+from __future__ import annotations
+
+
+def header_to_nodeid_tail(header: str) -> str:
+    """`TestA.test_b[1.5]` -> `TestA::test_b[1.5]` (dots inside the parameters stay)."""
+    name, bracket, params = header.partition("[")
+    return name.replace(".", "::") + bracket + params
+
+
+def base_name(header: str) -> str:
+    return header.partition("[")[0].rpartition(".")[2]
+
+
+class IdResolver:
+    def __init__(self) -> None:
+        self.failed: list[str] = []   # from progress: full ids (-v) or files (default)
+        self.errors: list[str] = []
+        self.verbose = False
+        self.unsure = False           # stray lines during the run: per-file counts unreliable
+        self._next = {"failed": 0, "errors": 0}
+        self.reported: set[str] = set()
+        self.bare_reported: set[str] = set()
+
+    def note(self, kind: str, where: str, verbose: bool) -> None:
+        self.verbose = self.verbose or verbose
+        (self.failed if kind == "F" else self.errors).append(where)
+
+    def resolve(self, header: str, kind: str, first_file: str | None, first_func: str | None) -> str:
+        queue_name = "failed" if kind == "F" else "errors"
+        queue = self.failed if kind == "F" else self.errors
+        index = self._next[queue_name]
+        tail = header_to_nodeid_tail(header)
+        if index < len(queue):
+            self._next[queue_name] = index + 1
+            candidate = queue[index]
+            if "::" in candidate and (candidate == tail or candidate.endswith("::" + tail)):
+                return self._report(candidate)
+            if candidate and "::" not in candidate and not self.unsure and not self.verbose:
+                return self._report(f"{candidate}::{tail}")
+        if kind == "F" and first_file and first_func == base_name(header) and not first_file.startswith("/"):
+            return self._report(f"{first_file}::{tail}")
+        self.bare_reported.add(tail)
+        return header
+
+    def _report(self, nodeid: str) -> str:
+        self.reported.add(nodeid)
+        return nodeid
+
+    def summary_line(self, word: str, rest: str) -> str | None:
+        """What to print for a short-summary FAILED/ERROR line: None when a block named it already."""
+        nodeid, sep, _message = rest.partition(" - ")
+        if nodeid in self.reported:
+            return None
+        self.reported.add(nodeid)
+        if sep and nodeid.rpartition("::")[2] in self.bare_reported:
+            return f"{word} {nodeid}"
+        return f"{word} {rest}"
+
+    def unreported(self) -> list[str]:
+        """Failing tests the progress named but nothing printed (e.g. --tb=no -rN)."""
+        out = []
+        for word, queue in (("FAILED", self.failed), ("ERROR", self.errors)):
+            for where in queue:
+                if "::" in where and where not in self.reported:
+                    out.append(f"{word} {where}")
+                    self.reported.add(where)
+        return out

@@ -1,0 +1,62 @@
+"""The shapes of pytest's terminal output (src/_pytest/terminal.py, _pytest/_code/code.py).
+
+Every pattern runs on a line with its ANSI codes already removed and no newline.
+"""
+from __future__ import annotations
+
+import re
+
+# `==== FAILURES ====`, `==== 3 failed, 1 passed in 0.12s ====`; the title may be empty.
+SECTION_RE = re.compile(r"^={2,}(?: (.*?))? ={2,}$|^={8,}$")
+# `!!!!! Interrupted: 1 error during collection !!!!!`, `!!! stopping after 1 failures !!!`
+BANNER_RE = re.compile(r"^!{2,} (.*?) !{2,}$")
+# `______ test_name[param] ______` (a failure header), not the `_ _ _ _` entry separator.
+HEADER_RE = re.compile(r"^_{2,} (.*?) _{2,}$|^_ (.*?) _$")
+ENTRY_SEP_RE = re.compile(r"^(?:_ )+_?$")
+CAPTURE_RE = re.compile(r"^-{2,} ((?:Captured|captured) .*?) -{2,}$")
+
+# Progress of the default and -q modes: `tests/test_a.py ..F.s  [ 40%]` or `....F [ 40%]`.
+PROGRESS_RE = re.compile(r"^(?:(\S+) )?([.FEsxXR]+) *(?:\[ *\d+(?:%|/\d+)\])?$")
+# -v / -vv: `tests/test_a.py::test_b[1] PASSED   [ 40%]` and xdist's `[gw0] [ 40%] PASSED id`.
+VERBOSE_RE = re.compile(r"^(\S[^ ]*?::.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: .*)?$")
+XDIST_RE = re.compile(r"^\[gw\d+\] (?:\[ *\d+(?:%|/\d+)\] )?(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S.*?)\s*$")
+
+# The stats line: `3 failed, 1 passed, 2 warnings in 0.12s (0:00:00)` or `no tests ran in 0.01s`.
+STATS_RE = re.compile(
+    r"^((?:\d+ [a-z]+(?: [a-z]+)?, )*\d+ [a-z]+(?: [a-z]+)?|no tests ran) in (\d+(?:\.\d+)?s(?: \([\d:]+\))?)$"
+)
+COUNT_RE = re.compile(r"(\d+) ([a-z]+(?: [a-z]+)?)")
+
+# A traceback location: `tests/test_a.py:12: AssertionError`, `src/m.py:3: in helper`, `x.py:4: `.
+LOCATION_RE = re.compile(r"^([^\s:>][^:]*?):(\d+):(?: (.*))?$")
+# --tb=native: `  File "/abs/tests/test_a.py", line 12, in test_b`
+NATIVE_FILE_RE = re.compile(r'^\s+File "([^"]+)", line (\d+)(?:, in (.*))?$')
+NATIVE_START = "Traceback (most recent call last):"
+CHAIN_LINES = frozenset({
+    "The above exception was the direct cause of the following exception:",
+    "During handling of the above exception, another exception occurred:",
+})
+DEF_RE = re.compile(r"^\s*(?:async\s+)?def (\w+)\(")
+LOCALS_RE = re.compile(r"^[A-Za-z_][\w.]* = ")
+CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
+# Lines pytest prints in an ERRORS/FAILURES block that say nothing the agent needs.
+BLOCK_NOISE = frozenset({"Traceback:", "Hint: make sure your test modules/packages have valid Python names."})
+
+# The short test summary: `FAILED id - message`, `ERROR id`, `SKIPPED [2] file:12: reason`.
+SHORT_RE = re.compile(r"^(FAILED|ERROR|PASSED|SKIPPED|XFAIL|XPASS) (.*)$")
+
+# Session header and collection lines; dropped wherever they appear before the run.
+HEADER_PREFIXES = (
+    "platform ", "cachedir:", "rootdir:", "configfile:", "inifile:", "testpaths:", "plugins:",
+    "collecting", "collected ", "hypothesis profile", "Using --randomly-seed", "benchmark:",
+    "created: ", "scheduling tests via", "bringing up nodes", "using: ", "Test order randomisation",
+)
+XDIST_HEADER_RE = re.compile(r"^(?:\d+ workers? \[\d+ items?\]|\[gw\d+\] |gw\d+ (?:\[\d+\]|I|ok|C)\b)")
+
+WARN_COUNT_RE = re.compile(r"^(\S.*): (\d+) warnings?$")
+WARN_CATEGORY_RE = re.compile(r":\d+: ([A-Za-z_][\w.]*?(?:Warning|Error|Exception)?): ")
+
+
+def stats_of(title: str) -> re.Match[str] | None:
+    """The stats match of a `===` title or of a bare -q line, else None."""
+    return STATS_RE.match(title) if " in " in title else None
