@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
 from rtk.filters.cargo import lines as L
 from rtk.filters.cargo.diagnostic import MAX_BLOCK_LINES, Diagnostic, Grouper
-from rtk.filters.cargo.testrun import BLOCK_NOISE, RESULT_RE, Backtrace, Tally
+from rtk.filters.cargo.testrun import BLOCK_NOISE, RESULT_RE, Backtrace, Tally, compact_panic
 
 MAIN, BLOCK, FAILURES, LIST, PROGRAM = "main", "block", "failures", "list", "program"
 
@@ -34,6 +34,7 @@ class CargoFilter(BaseFilter):
         self.diag_stream = Stream.STDERR
         self.backtrace: Backtrace | None = None
         self.names: list[str] = []
+        self.test_name = ""
         self.crates = 0
         self.warnings = 0
         self.errors = 0
@@ -145,6 +146,8 @@ class CargoFilter(BaseFilter):
         return [Line(text, stream) for text in self.grouper.flush()]
 
     def _open_block(self, text: str, stream: Stream) -> list[Line]:
+        match = L.BLOCK_HEADER_RE.match(text)
+        self.test_name = match.group(1) if match else ""
         self.mode = BLOCK
         self.failure_seen = True
         return [Line(text, stream)]
@@ -162,7 +165,7 @@ class CargoFilter(BaseFilter):
         if text == "stack backtrace:":
             self.backtrace = Backtrace()
         if text and text not in BLOCK_NOISE and not text.startswith(L.CARGO_NOISE):
-            out.append(Line(text, stream))
+            out.append(Line(compact_panic(text, self.test_name), stream))
         return out
 
     def _end_backtrace(self, stream: Stream) -> list[Line]:

@@ -24,6 +24,11 @@ LINT_RES = (
     re.compile(r"rust-clippy/\S*#(\w+)"),
 )
 LINT_HINTS = ("#[deny(", "#[forbid(", "implied by `-D", "rust-clippy/")
+RUSTC_HASH_RE = re.compile(r"/rustc/[0-9a-f]{40}/")
+# clippy's docs link, dropped when the block names its lint another way (`#[warn(clippy::x)]`,
+# `-D clippy::x implied by ...`): the link is the same for every use of the lint.
+CLIPPY_LINK_RE = re.compile(r"^\s*= help: for further information visit https://rust-lang\.github\.io/rust-clippy/")
+NAMED_LINT_RE = re.compile(r"#\[(?:warn|deny|forbid)\(clippy::|`-D clippy::")
 MAX_BLOCK_LINES = 2000
 
 
@@ -75,10 +80,13 @@ class Diagnostic:
         kept: list[str] = []
         dropped_code = False
         lines = self.lines
+        named = any(NAMED_LINT_RE.search(line) for line in lines)
         for i, line in enumerate(lines):
+            if named and CLIPPY_LINK_RE.match(line):
+                continue
             verdict = _frame_verdict(line, lines[i + 1] if i + 1 < len(lines) else "")
             if verdict is None:
-                kept.append(line)
+                kept.append(RUSTC_HASH_RE.sub("/rustc/…/", line))
             elif verdict:
                 dropped_code = True
         return kept, dropped_code

@@ -19,6 +19,7 @@ FRAME_AT_RE = re.compile(r"^\s+at (.*)$")
 FOREIGN_PATHS = ("/rustc/", "/.cargo/registry/", "/.rustup/", "/usr/share/cargo/registry/")
 FOREIGN_SYMBOLS = ("std::", "core::", "alloc::", "test::", "__rustc::", "<fn()", "<alloc::",
                    "<core::", "<std::", "<usize as core::", "rust_begin_unwind", "__rust_")
+PANIC_RE = re.compile(r"^thread '(.*?)'(?: \(\d+\))? panicked at (.*)$")
 BLOCK_NOISE = (
     "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
     "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
@@ -106,3 +107,17 @@ def _is_user_frame(frame: list[str]) -> bool:
     if places:
         return not any(marker in place for place in places for marker in FOREIGN_PATHS)
     return not name.startswith(FOREIGN_SYMBOLS)
+
+
+def compact_panic(line: str, test_name: str) -> str:
+    """`thread 't' (1234) panicked at f.rs:4:5:` -> `panicked at f.rs:4:5:` inside t's own block.
+
+    The block header already names the test, and the thread id changes on every run.
+    """
+    match = PANIC_RE.match(line)
+    if match is None:
+        return line
+    thread, place = match.groups()
+    if thread in (test_name, "main"):
+        return f"panicked at {place}"
+    return f"thread '{thread}' panicked at {place}"

@@ -1,0 +1,163 @@
+"""The cargo filter line by line: streaming, grouping, streams, flags. Inputs are real captures."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtk.filters.base import FilterContext, Line, Stream
+from rtk.filters.cargo import CargoFilter, create
+from rtk.filters.cargo.lines import subcommand
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "cargo"
+
+
+def raw_lines(case: str) -> list[str]:
+    return (FIXTURES / case / "raw.txt").read_text().splitlines()
+
+
+def make(command: str) -> CargoFilter:
+    return create(FilterContext(tuple(command.split())))
+
+
+def feed_all(filt: CargoFilter, lines: list[str], stream: Stream = Stream.STDERR) -> list[list[Line]]:
+    """What the filter printed after each line."""
+    return [list(filt.feed(line, stream)) for line in lines]
+
+
+def texts(batches: list[list[Line]]) -> list[str]:
+    return [line.text for batch in batches for line in batch]
+
+
+def test_a_diagnostic_is_printed_when_its_block_ends_not_at_exit() -> None:
+    lines = raw_lines("build_type_error")
+    filt = make("cargo build")
+    batches = feed_all(filt, lines)
+    blank = lines.index("", 1)  # the blank line closing the first error
+    assert not any(batches[:blank]), "nothing may be printed while the block is still open"
+    printed = texts(batches[:blank + 1])
+    assert printed[0] == "error[E0308]: mismatched types"
+    assert "  --> src/parse.rs:22:21" in printed
+    assert any("expected `String`, found `&str`" in text for text in printed)
+
+
+def test_the_next_diagnostic_header_also_ends_a_block() -> None:
+    lines = raw_lines("check_errors_nightly")
+    filt = make("cargo +nightly check")
+    first_error = next(i for i, text in enumerate(lines) if text.startswith("error[E0277]"))
+    feed_all(filt, lines[:first_error + 3])  # header, location, gutter: still open
+    out = list(filt.feed("error[E0560]: struct `Item` has no field named `price`", Stream.STDERR))
+    assert out and out[0].text.startswith("error[E0277]")
+
+
+def test_code_frame_keeps_marked_lines_and_labels_only() -> None:
+    filt = make("cargo build")
+    printed = texts(feed_all(filt, raw_lines("build_borrow_error")))
+    assert "   |" not in printed and "..." not in printed  # gutters and elisions of rustc's own
+    assert "10 |         let first = out.first();" in printed
+    assert "   |                     --- immutable borrow occurs here" in printed
+    assert "38 |     let moved = names.clone();" in printed  # the suggestion's new line
+    assert filt.elided  # the unmarked context line (32 |) and `...` went
+
+
+def test_repeated_lints_are_grouped_with_every_location() -> None:
+    filt = make("cargo build")
+    lines = raw_lines("build_warnings")
+    batches = feed_all(filt, lines)
+    generated = next(i for i, text in enumerate(lines) if "generated 11 warnings" in text)
+    assert "src/parse.rs:9:9 `seen`" not in texts(batches[:generated])
+    group = texts([batches[generated]])
+    heading = group.index("warning: unused variable: `…` [unused_variables] (4 more):")
+    assert group[heading + 1:heading + 5] == [
+        "  src/parse.rs:9:9 `seen`", "  src/parse.rs:24:9 `width`",
+        "  src/parse.rs:48:9 `prefix`", "  src/lib.rs:45:9 `rounding`"]
+    assert texts(batches).count("warning: unused variable: `count`") == 1
+    assert [line.text for line in filt.finish(0)] == ["cargo build: ok (1 crate, 11 warnings, 0.76s)"]
+
+
+def test_the_same_lint_at_the_same_place_in_two_targets_is_listed_once() -> None:
+    filt = make("cargo test")
+    printed = texts(feed_all(filt, raw_lines("semver_test_pass")))
+    assert sum(text.strip() == "tests/util/mod.rs:6:16 `no_track_caller`" for text in printed) == 1
+
+
+def test_each_line_stays_on_the_stream_cargo_used() -> None:
+    filt = make("cargo test")
+    out: list[Line] = []
+    for text in raw_lines("test_compile_error")[:9]:  # Compiling + a warning block: stderr
+        out.extend(filt.feed(text, Stream.STDERR))
+    tests = raw_lines("test_fail_assert")
+    end = next(i for i, text in enumerate(tests) if text.startswith("test result:"))
+    for text in tests[2:end + 1]:  # the first test binary's output: stdout
+        out.extend(filt.feed(text, Stream.STDOUT))
+    out.extend(filt.finish(101))
+    by_text = {line.text: line.stream for line in out}
+    assert by_text["warning: unused variable: `unused_probe`"] == Stream.STDERR
+    assert by_text["---- tests::discount_rounds_down stdout ----"] == Stream.STDOUT
+    assert by_text["  left: 900"] == Stream.STDOUT
+    assert out[-1].text.startswith("cargo test: 4 passed, 2 failed") and out[-1].stream == Stream.STDOUT
+
+
+def test_failing_tests_set_failure_seen_and_sum_every_binary() -> None:
+    filt = make("cargo test --no-fail-fast")
+    printed = texts(feed_all(filt, raw_lines("test_fail_assert"), Stream.STDOUT))
+    assert filt.failure_seen
+    assert "failures: tests::discount_rounds_down, tests::low_stock_sorted" in printed
+    assert "panicked at src/lib.rs:72:9:" in printed  # the thread name and id are the header's
+    assert not any(text.startswith(("test ", "running ", "   Compiling")) for text in printed)
+    summary = [line.text for line in filt.finish(101)]
+    assert summary == ["cargo test: 8 passed, 3 failed, 1 ignored (4 suites, 0.30s)"]
+
+
+def test_backtrace_keeps_only_the_users_frames() -> None:
+    filt = make("cargo test --lib")
+    printed = texts(feed_all(filt, raw_lines("test_backtrace"), Stream.STDOUT))
+    assert "   6: inventory::parse::tests::parses_two_lines" in printed
+    assert "             at ./src/parse.rs:34:27" in printed
+    assert not any("core::panicking" in text or "/rustc/" in text for text in printed)
+    assert "   ... 8 more backtrace frames (std, core, test harness)" in printed
+    assert filt.elided and filt.failure_seen
+
+
+def test_cargo_run_passes_the_programs_output_untouched() -> None:
+    filt = make("cargo run")
+    lines = raw_lines("run_panic")
+    printed = texts(feed_all(filt, lines))
+    running = next(i for i, text in enumerate(lines) if text.strip().startswith("Running `"))
+    assert printed == lines[running + 1:]  # blank line and thread id included
+    assert list(filt.finish(101)) == [] and filt.failure_seen
+    colored = make("cargo run")
+    feed_all(colored, ["     Running `target/debug/x`"])
+    assert list(colored.feed("\x1b[31mred\x1b[0m  ", Stream.STDOUT)) == [Line("\x1b[31mred\x1b[0m  ", Stream.STDOUT)]
+
+
+def test_successful_build_is_one_line_and_no_failure() -> None:
+    filt = make("cargo --locked build")
+    assert texts(feed_all(filt, raw_lines("ws_locked_build_ok"))) == []
+    assert [line.text for line in filt.finish(0)] == ["cargo build: ok (8 crates, 0 warnings, 0.75s)"]
+    assert not filt.failure_seen and not filt.elided
+
+
+def test_ansi_colour_output_is_parsed_like_plain() -> None:
+    plain, colour = make("cargo build"), make("cargo build --color=always")
+    lines = raw_lines("ws_build_warnings_color")
+    coloured_out = texts(feed_all(colour, lines)) + [line.text for line in colour.finish(0)]
+    assert "\x1b" in "".join(lines) and "\x1b" not in "".join(coloured_out)
+    assert coloured_out[-1] == "cargo build: ok (8 crates, 5 warnings, 1.41s)"
+    assert texts(feed_all(plain, [line for line in lines if "\x1b" not in line])) == []
+
+
+def test_unknown_cargo_errors_pass_through() -> None:
+    filt = make("cargo test")
+    printed = texts(feed_all(filt, raw_lines("test_network_error")))
+    assert "error: failed to get `serde` as a dependency of package `semver v1.0.14 (/tmp/cw/semver)`" in printed
+    assert "  [6] Could not resolve hostname (Could not resolve host: index.crates.io)" in printed
+    assert filt.failure_seen
+
+
+@pytest.mark.parametrize(("command", "expected"), [
+    ("cargo build", "build"), ("cargo +nightly -q b", "build"), ("cargo --color always t", "test"),
+    ("cargo -Z unstable-options check", "check"), ("cargo nextest run", "nextest"), ("cargo", ""),
+])
+def test_subcommand_behind_toolchain_and_global_options(command: str, expected: str) -> None:
+    assert subcommand(tuple(command.split())) == expected
