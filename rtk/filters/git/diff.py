@@ -1,0 +1,264 @@
+"""git diff / show / log -p patches: every file named with its counts, changed lines kept.
+
+Keeps: one line per file (`src/a.py (+3 -1)`, `old -> new (renamed 95%, +1 -1)`,
+`img.png (new, binary)`), every hunk header, every changed line, and one context line before and
+after each run of changes. A hunk over 150 changed lines keeps its first 100 and a marker
+`... N more changed lines in this hunk` (content elided: recall).
+The lines of a deleted file are elided with a marker (`... 84 removed lines of the deleted file`).
+Drops: `index`, `---`/`+++` lines (the file line names the file), the other context lines.
+Combined diffs of merges (`diff --cc`) work the same way. Lines it does not know pass through.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rtk.filters.base import FilterContext, Line, Stream, elision_marker
+from rtk.filters.git.common import GitFilter, out
+
+HUNK_RE = re.compile(r"(@@+) -\d+")
+FILE_START = ("diff --git ", "diff --cc ", "diff --combined ")
+HEADER_TAGS = {
+    "new file mode ": "new", "deleted file mode ": "deleted",
+}
+FILE_HOLD = 200
+
+
+def split_git_names(rest: str) -> str:
+    """`a/x b/x` -> `x`; when the halves differ (a rename) the new name, best effort."""
+    half = (len(rest) - 1) // 2
+    old, new = rest[:half], rest[half + 1:]
+    if old[2:] == new[2:] and old[:2] == "a/" and new[:2] == "b/":
+        return old[2:]
+    return rest
+
+
+class FileDiff:
+    """One file's header facts and its kept lines, held until the file ends (up to FILE_HOLD)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.old_name: str | None = None
+        self.tags: list[str] = []
+        self.added = self.removed = 0
+        self.held: list[str] = []
+        self.header_shown = False
+
+    def title(self, with_counts: bool = True) -> str:
+        name = f"{self.old_name} -> {self.name}" if self.old_name and self.old_name != self.name else self.name
+        parts = list(self.tags)
+        counts = " ".join(c for c in (self.added and f"+{self.added:,}", self.removed and f"-{self.removed:,}") if c)
+        if with_counts and counts:
+            parts.append(counts)
+        return f"{name} ({', '.join(parts)})" if parts else name
+
+
+class Hunk:
+    """Context trimming and the changed-line cap of one hunk."""
+
+    def __init__(self, width: int, show: int, cap: int) -> None:
+        self.width, self.show, self.cap = width, show, cap
+        self.changed = 0
+        self._before: str | None = None
+        self._after_change = False
+        self._held: list[str] = []
+        self._last_kept = False
+
+    def add(self, text: str) -> tuple[list[str], int, int]:
+        """Kept lines for one hunk line, and the +/- it counts for."""
+        prefix = text[:self.width]
+        plus, minus = int("+" in prefix), int("-" in prefix)
+        if text.startswith("\\"):
+            return (self._keep([text]) if self._last_kept else []), 0, 0
+        if not (plus or minus):
+            return self._context(text), 0, 0
+        self.changed += 1
+        lines = [text] if self._before is None else [self._before, text]
+        self._before, self._after_change = None, True
+        return self._keep(lines), plus, minus
+
+    def _context(self, text: str) -> list[str]:
+        if self._after_change:
+            self._after_change = False
+            return self._keep([text])
+        self._before, self._last_kept = text, False
+        return []
+
+    def _keep(self, lines: list[str]) -> list[str]:
+        self._last_kept = self.changed <= self.cap
+        if self.changed <= self.show:
+            return lines
+        if self.changed <= self.cap:
+            self._held.extend(lines)
+        else:
+            self._held = []
+        return []
+
+    def close(self) -> tuple[list[str], bool]:
+        if self.changed > self.cap and self.cap == 0:
+            return [f"... {self.changed:,} removed lines of the deleted file"], True
+        if self.changed > self.cap:
+            return [elision_marker(self.changed - self.show, "changed lines in this hunk")], True
+        held, self._held = self._held, []
+        return held, False
+
+
+class DiffParser:
+    """Feed patch lines (ANSI stripped); get the lines to print. Not a Filter: show/log use it too."""
+
+    def __init__(self, hunk_show: int, hunk_cap: int) -> None:
+        self.hunk_show, self.hunk_cap = hunk_show, hunk_cap
+        self.file: FileDiff | None = None
+        self.hunk: Hunk | None = None
+        self.files = 0
+        self.elided = False
+
+    @staticmethod
+    def starts(text: str) -> bool:
+        return text.startswith(FILE_START)
+
+    def feed(self, text: str) -> list[str] | None:
+        """Printed lines, or None when the line is not part of a patch (the caller decides)."""
+        if self.hunk is not None and text[:1] in (" ", "+", "-", "\\"):
+            return self._hunk_line(text)
+        if text.startswith(FILE_START):
+            done = self.close()
+            return done + self._start(text)
+        if self.file is None:
+            return None
+        if (m := HUNK_RE.match(text)) is not None:
+            return self._close_hunk() + self._open_hunk(text, len(m[1]) - 1)
+        if self.hunk is None and (header := self._header(text)) is not None:
+            return header
+        return None
+
+    def _start(self, text: str) -> list[str]:
+        self.files += 1
+        for start in FILE_START:
+            if text.startswith(start):
+                rest = text[len(start):]
+                name = split_git_names(rest) if start == "diff --git " else rest
+                self.file = FileDiff(name)
+        return []
+
+    def _header(self, text: str) -> list[str] | None:
+        file = self.file
+        assert file is not None
+        for start, tag in HEADER_TAGS.items():
+            if text.startswith(start):
+                file.tags.append(tag)
+                return []
+        if text.startswith(("index ", "similarity index ", "dissimilarity index ", "copy from ",
+                            "copy to ", "old mode ", "new mode ", "mode ")):
+            return self._minor_header(file, text)
+        if text.startswith(("rename from ", "rename to ")):
+            if text.startswith("rename from "):
+                file.old_name = text[12:]
+            else:
+                file.name = text[10:]
+            return []
+        if text.startswith(("--- ", "+++ ")):
+            return self._names(file, text)
+        if text.startswith("Binary files ") and text.endswith(" differ"):
+            file.tags.append("binary")
+            return []
+        return None
+
+    def _minor_header(self, file: FileDiff, text: str) -> list[str]:
+        if text.startswith("similarity index "):
+            file.tags.append(("copied " if "copy" in file.tags else "renamed ") + text[17:])
+        elif text.startswith("copy from "):
+            file.old_name, file.tags = text[10:], ["copy", *file.tags]
+        elif text.startswith("copy to "):
+            file.name = text[8:]
+        elif text.startswith("old mode "):
+            file.tags.append(f"mode {text[9:]}")
+        elif text.startswith("new mode ") and file.tags and file.tags[-1].startswith("mode "):
+            file.tags[-1] += f" -> {text[9:]}"
+        return []
+
+    @staticmethod
+    def _names(file: FileDiff, text: str) -> list[str]:
+        path = text[4:].split("\t")[0]
+        if path != "/dev/null" and text.startswith("+++ "):
+            file.name = path[2:] if path[:2] == "b/" else path
+        return []
+
+    def _open_hunk(self, text: str, width: int) -> list[str]:
+        deleted = self.file is not None and "deleted" in self.file.tags and self.hunk_cap < 1 << 59
+        self.hunk = Hunk(width, 0, 0) if deleted else Hunk(width, self.hunk_show, self.hunk_cap)
+        return self._file_lines([text])
+
+    def _hunk_line(self, text: str) -> list[str]:
+        assert self.hunk is not None and self.file is not None
+        kept, plus, minus = self.hunk.add(text)
+        self.file.added += plus
+        self.file.removed += minus
+        return self._file_lines(kept)
+
+    def _close_hunk(self) -> list[str]:
+        hunk, self.hunk = self.hunk, None
+        if hunk is None:
+            return []
+        lines, elided = hunk.close()
+        self.elided = self.elided or elided
+        return self._file_lines(lines)
+
+    def _file_lines(self, lines: list[str]) -> list[str]:
+        file = self.file
+        assert file is not None
+        if file.header_shown:
+            return lines
+        file.held.extend(lines)
+        if len(file.held) <= FILE_HOLD:
+            return []
+        file.header_shown = True
+        held, file.held = file.held, []
+        return [file.title(with_counts=False), *held]
+
+    def close(self) -> list[str]:
+        """The current file is over: its line (with counts) and held lines, or its final counts."""
+        lines = self._close_hunk() if self.file is not None else []
+        file, self.file = self.file, None
+        if file is None:
+            return []
+        if file.header_shown:
+            return [*lines, f"({file.name}: +{file.added:,} -{file.removed:,})"]
+        return [file.title(), *file.held]
+
+
+class DiffFilter(GitFilter):
+    """`git diff` and `git show` of something that is only a patch."""
+
+    def __init__(self, ctx: FilterContext | None = None) -> None:
+        super().__init__(ctx)
+        self.diff = new_parser(self.ctx)
+
+    def starts(self, text: str) -> bool:
+        return DiffParser.starts(text)
+
+    def parse(self, text: str, line: str, stream: Stream) -> Iterable[Line]:
+        kept = self.diff.feed(text)
+        if kept is None:
+            return [*out(*self.diff.close()), Line(line, stream)]
+        self.elided = self.elided or self.diff.elided
+        return out(*kept)
+
+    def flush(self) -> list[Line]:
+        lines = out(*self.diff.close())
+        self.elided = self.elided or self.diff.elided
+        return lines
+
+    def progress(self) -> dict[str, int]:
+        return {"files": self.diff.files}
+
+
+def new_parser(ctx: FilterContext) -> DiffParser:
+    if not ctx.recall_enabled:
+        return DiffParser(1 << 60, 1 << 60)
+    show = ctx.limit("git_diff_hunk_show", 100)
+    return DiffParser(show, max(show, ctx.limit("git_diff_hunk_max", 150)))
+
+
+def create(ctx: FilterContext) -> DiffFilter:
+    return DiffFilter(ctx)

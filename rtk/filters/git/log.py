@@ -1,0 +1,166 @@
+"""git log (medium format), git show, git log -p: one line per commit, patches via diff.py.
+
+Keeps: per commit its short hash, decorations, date (YYYY-MM-DD), author name, `(merge)` for
+merges and the full subject (the message's first paragraph), then trailer-like body lines
+(`BREAKING CHANGE`, `Fixes #12`, `Closes #3`, `Reverts`). Patches (`-p`, `show`) go through the
+diff filter. Over 50 commits: the first 50 and `... N more commits` (content elided: recall).
+Drops: the other body lines (elided: recall), e-mail addresses, the `Merge:` parents line.
+Unknown header lines and any line outside a commit pass through.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rtk.filters.base import FilterContext, Line, Stream, elision_marker
+from rtk.filters.git.common import NOTHING, GitFilter, out
+from rtk.filters.git.diff import DiffParser, new_parser
+
+COMMIT_RE = re.compile(r"commit ([0-9a-f]{7,64})(\s.*)?$")
+AUTHOR_RE = re.compile(r"Author:\s+(.*?)(?:\s+<[^>]*>)?$")
+DATE_RE = re.compile(r"Date:\s+(.*)$")
+DEFAULT_DATE_RE = re.compile(r"\w{3} (\w{3}) (\d{1,2}) \d\d:\d\d:\d\d (\d{4})(?: [+-]\d{4})?$")
+ISO_DATE_RE = re.compile(r"(\d{4}-\d\d-\d\d)[ T]\d\d:\d\d")
+MONTHS = {m: i for i, m in enumerate(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"], 1)}
+TRAILER_RE = re.compile(
+    r"\s*(?:BREAKING[ -]CHANGE\b|(?:Fix(?:e[sd])?|Close[sd]?|Resolve[sd]?)\b:?\s*\S*#\d+|Reverts?\b)",
+    re.IGNORECASE)
+SUBJECT_LINES = 3
+
+
+def short_date(text: str) -> str:
+    if (m := DEFAULT_DATE_RE.match(text)) is not None and m[1] in MONTHS:
+        return f"{m[3]}-{MONTHS[m[1]]:02d}-{int(m[2]):02d}"
+    if (m := ISO_DATE_RE.match(text)) is not None:
+        return m[1]
+    return text
+
+
+class Commit:
+    def __init__(self, sha: str, rest: str) -> None:
+        self.sha, self.rest = sha, rest.strip()
+        self.merge = False
+        self.author = self.date = ""
+        self.extra: list[str] = []
+        self.subject: list[str] = []
+        self.subject_done = False
+        self.shown = False
+
+    def line(self) -> str:
+        parts = [self.sha[:7]]
+        if self.rest:
+            parts.append(self.rest)
+        parts += [p for p in (self.date, self.author) if p]
+        if self.merge:
+            parts.append("(merge)")
+        subject = " ".join(self.subject) if len(self.subject) <= SUBJECT_LINES else self.subject[0]
+        return " ".join(parts) + (f": {subject}" if subject else ":")
+
+
+class LogFilter(GitFilter):
+    def __init__(self, ctx: FilterContext | None = None) -> None:
+        super().__init__(ctx)
+        self.commit: Commit | None = None
+        self.state = "outside"  # outside | header | message | patch
+        self.commits = 0
+        self.diff: DiffParser = new_parser(self.ctx)
+        self.cap = self.ctx.limit("git_log_max_commits", 50) if self.ctx.recall_enabled else 1 << 60
+
+    def starts(self, text: str) -> bool:
+        return COMMIT_RE.match(text) is not None or DiffParser.starts(text) or text.startswith("tag ")
+
+    def parse(self, text: str, line: str, stream: Stream) -> Iterable[Line]:
+        if (m := COMMIT_RE.match(text)) is not None:
+            return self._new_commit(m[1], m[2] or "")
+        if self.commits > self.cap:
+            return NOTHING
+        if self.state == "patch" or DiffParser.starts(text):
+            return self._patch(text, line, stream)
+        text = text.rstrip()
+        if self.state == "header":
+            return self._header(text, line, stream)
+        if self.state == "message":
+            return self._message(text, line, stream)
+        return [Line(line, stream)] if text else NOTHING
+
+    def _new_commit(self, sha: str, rest: str) -> list[Line]:
+        done = self.flush()
+        self.commits += 1
+        self.state = "header"
+        if self.commits > self.cap:
+            self.commit = None
+            return done
+        self.commit = Commit(sha, rest)
+        return done
+
+    def _header(self, text: str, line: str, stream: Stream) -> list[Line]:
+        commit = self.commit
+        assert commit is not None
+        if not text:
+            self.state = "message"
+        elif text.startswith("Merge: "):
+            commit.merge = True
+        elif (m := AUTHOR_RE.match(text)) is not None:
+            commit.author = m[1]
+        elif (m := DATE_RE.match(text)) is not None:
+            commit.date = short_date(m[1])
+        else:
+            commit.extra.append(line)
+        return []
+
+    def _message(self, text: str, line: str, stream: Stream) -> list[Line]:
+        commit = self.commit
+        assert commit is not None
+        if not text:
+            if line.startswith("    "):
+                return self._end_subject() if commit.subject else []
+            self.state = "between"
+            return self._end_subject()
+        if not line.startswith("    "):
+            self.state = "between"
+            return [*self._end_subject(), Line(line, stream)]
+        if not commit.subject_done:
+            commit.subject.append(text.strip())
+            return self._end_subject() if len(commit.subject) > SUBJECT_LINES else []
+        if TRAILER_RE.match(text):
+            return out(text)
+        self.elided = True
+        return []
+
+    def _end_subject(self) -> list[Line]:
+        commit = self.commit
+        if commit is None or commit.shown:
+            return []
+        commit.subject_done = commit.shown = True
+        if len(commit.subject) > SUBJECT_LINES:
+            self.elided = True
+        return [*out(commit.line()), *commit.extra]
+
+    def _patch(self, text: str, line: str, stream: Stream) -> list[Line]:
+        head = self._end_subject()
+        self.state = "patch"
+        kept = self.diff.feed(text)
+        self.elided = self.elided or self.diff.elided
+        if kept is None:
+            self.state = "between"
+            return [*head, *out(*self.diff.close()), *([Line(line, stream)] if text.strip() else [])]
+        return [*head, *out(*kept)]
+
+    def flush(self) -> list[Line]:
+        lines = [*self._end_subject(), *out(*self.diff.close())]
+        self.elided = self.elided or self.diff.elided
+        return lines
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        lines = list(super().finish(exit_code))
+        if self.commits > self.cap:
+            self.elided = True
+            lines += out(elision_marker(self.commits - self.cap, "commits"))
+        return lines
+
+    def progress(self) -> dict[str, int]:
+        return {"commits": self.commits}
+
+
+def create(ctx: FilterContext) -> LogFilter:
+    return LogFilter(ctx)

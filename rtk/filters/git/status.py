@@ -1,0 +1,144 @@
+"""git status (long format): a branch line and one compact line per file, grouped.
+
+Keeps: the branch and its ahead/behind/diverged state (`branch main, ahead of origin/main by 2`),
+state lines (merge/rebase/cherry-pick in progress) verbatim, and every file as one line in its
+group (`staged:`, `conflicts:`, `unstaged:`, `untracked:`): `M src/a.py`, `R old -> new`,
+`UU src/b.py`, `?? tmp/`. A clean tree is one line: `clean (branch main, up to date with
+origin/main)`.
+Drops: hint lines (`  (use "git add <file>..." ...)`), blank lines, the closing `no changes added
+to commit` advice. A group over 60 files shows its first 40 and a marker counting the rest by
+folder (content elided: recall). Anything not in git's English long format passes through.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rtk.filters.base import FilterContext, Line, Stream
+from rtk.filters.git.caps import CappedList
+from rtk.filters.git.common import NOTHING, GitFilter, out
+
+SECTIONS = {
+    "Changes to be committed:": "staged",
+    "Unmerged paths:": "conflicts",
+    "Changes not staged for commit:": "unstaged",
+    "Untracked files:": "untracked",
+    "Ignored files:": "ignored",
+}
+CODES = {
+    "modified": "M", "new file": "A", "deleted": "D", "renamed": "R", "copied": "C",
+    "typechange": "T", "unknown": "X", "unmerged": "U",
+    "both modified": "UU", "added by us": "AU", "added by them": "UA", "deleted by us": "DU",
+    "deleted by them": "UD", "both added": "AA", "both deleted": "DD",
+}
+PLAIN_CODES = {"untracked": "??", "ignored": "!!"}
+BRANCH_RES = (
+    (re.compile(r"On branch (.+)"), "branch {0}"),
+    (re.compile(r"HEAD detached (at|from) (.+)"), "HEAD detached {0} {1}"),
+    (re.compile(r"Not currently on any branch\."), "HEAD detached"),
+    (re.compile(r"No commits yet"), "no commits yet"),
+    (re.compile(r"Your branch is up to date with '(.+)'\."), "up to date with {0}"),
+    (re.compile(r"Your branch is ahead of '(.+)' by (\d+) commits?\."), "ahead of {0} by {1}"),
+    (re.compile(r"Your branch is behind '(.+)' by (\d+) commits?, and can be fast-forwarded\."),
+     "behind {0} by {1}, can fast-forward"),
+    (re.compile(r"Your branch and '(.+)' have diverged,"), "diverged from {0}"),
+    (re.compile(r"and have (\d+) and (\d+) different commits each, respectively\."),
+     "{0} ahead, {1} behind"),
+    (re.compile(r"Your branch is based on '(.+)', but the upstream is gone\."), "upstream {0} is gone"),
+)
+HINT_RE = re.compile(r"\s+\(.*\)$")
+FILE_RE = re.compile(r"\t([a-z ]+):\s+(.*)$")
+FIRST_WORDS = ("On branch ", "HEAD detached ", "Not currently on any branch.")
+STATE_WORDS = ("interactive rebase in progress", "rebase in progress", "You are currently ",
+               "You are in the middle of ", "No commits yet", "You have unmerged paths.")
+
+
+def branch_part(text: str) -> str | None:
+    for regex, template in BRANCH_RES:
+        if (m := regex.fullmatch(text)) is not None:
+            return template.format(*m.groups())
+    return None
+
+
+class StatusFilter(GitFilter):
+    def __init__(self, ctx: FilterContext | None = None) -> None:
+        super().__init__(ctx)
+        self._branch: list[str] = []
+        self._branch_shown = False
+        self._section: str | None = None
+        self._group: CappedList | None = None
+        self.files = 0
+        recall = self.ctx.recall_enabled
+        big = 1 << 60
+        self._cap = self.ctx.limit("git_status_max_files", 60) if recall else big
+        self._show = min(self.ctx.limit("git_status_show_files", 40), self._cap) if recall else big
+
+    def starts(self, text: str) -> bool:
+        return text.startswith(FIRST_WORDS + STATE_WORDS)
+
+    def parse(self, text: str, line: str, stream: Stream) -> Iterable[Line]:
+        text = text.rstrip()
+        if self._section and text.startswith("\t"):
+            return self._file(text, line, stream)
+        if not text or (HINT_RE.fullmatch(text) and text.startswith("  (")):
+            return NOTHING
+        if not self._branch_shown and (part := branch_part(text)) is not None:
+            self._branch.append(part)
+            return NOTHING
+        if text in SECTIONS:
+            return [*self._close_group(), *self._show_branch(), *self._open(SECTIONS[text])]
+        if text.startswith(("nothing to commit", "no changes added to commit", "nothing added to commit")):
+            return [*self._close_group(), *self._ending(text)]
+        return [*self._close_group(), *self._show_branch(), Line(line, stream)]
+
+    def _file(self, text: str, line: str, stream: Stream) -> Iterable[Line]:
+        section = self._section or ""
+        if section in PLAIN_CODES:
+            code, path = PLAIN_CODES[section], text[1:]
+        elif (m := FILE_RE.match(text)) is not None and m[1] in CODES:
+            code, path = CODES[m[1]], m[2]
+        else:
+            return [Line(line, stream)]
+        self.files += 1
+        assert self._group is not None
+        return out(*self._group.add(f"{code} {path}", path))
+
+    def _open(self, section: str) -> list[Line]:
+        self._section = section
+        self._group = CappedList(self._show, self._cap)
+        return out(f"{section}:")
+
+    def _close_group(self) -> list[Line]:
+        group, self._group, self._section = self._group, None, None
+        if group is None:
+            return []
+        self.elided = self.elided or group.overflowed
+        return out(*group.close())
+
+    def _branch_text(self) -> str:
+        return ", ".join(self._branch)
+
+    def _show_branch(self) -> list[Line]:
+        if self._branch_shown:
+            return []
+        self._branch_shown = True
+        return out(self._branch_text()) if self._branch else []
+
+    def _ending(self, text: str) -> list[Line]:
+        if not text.startswith("nothing to commit") or self.files:
+            return []
+        note = "; untracked files not listed" if "-u to show untracked" in text else ""
+        if self._branch_shown:
+            return out(f"clean{note}")
+        self._branch_shown = True
+        return out(f"clean ({self._branch_text()}{note})")
+
+    def flush(self) -> list[Line]:
+        return [*self._close_group(), *self._show_branch()]
+
+    def progress(self) -> dict[str, int]:
+        return {"files": self.files}
+
+
+def create(ctx: FilterContext) -> StatusFilter:
+    return StatusFilter(ctx)

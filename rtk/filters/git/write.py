@@ -1,0 +1,176 @@
+"""git add/commit/push/pull/fetch/checkout/switch/stash/merge/rebase: `ok ...` lines.
+
+Keeps: what each command did, one short line each (`ok commit a1b2c3d "subject" (3 files, +20
+-4)`, `ok push main -> origin/main (1a2b3c4..5d6e7f8)`, `ok pull fast-forward 1a2b..5d6e`), every
+file it names (diffstat, `create`/`delete`/`rename` lines; over 60 the first 40 and a marker),
+hook and remote messages, and from the first error or conflict on everything verbatim (a failed
+`git commit` prints a status: verbatim too).
+Drops: progress (`Counting objects`, `remote: Total ...`), blank lines, the detached-HEAD advice
+paragraph, `From`/`To` URL lines when the remote's name is known. `git stash pop/apply` print a
+status: it goes through the status filter. Unrecognised lines pass through.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
+from rtk.filters.git.caps import CappedList
+from rtk.filters.git.common import NOTHING, is_error, out
+from rtk.filters.git.status import FIRST_WORDS, StatusFilter, branch_part
+
+PROGRESS_RE = re.compile(
+    r"(?:remote: )?(?:Enumerating objects|Counting objects|Compressing objects|Writing objects|"
+    r"Receiving objects|Resolving deltas|Unpacking objects|Total \d+ \(delta|Delta compression|"
+    r"Updating files|Checking out files|Rebasing \(\d+/\d+\))|remote:\s*$")
+COMMIT_RE = re.compile(r"\[(.+?) (?:\(root-commit\) )?([0-9a-f]{7,})\] (.*)$")
+SUMMARY_RE = re.compile(r" (\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?$")
+CHANGE_RE = re.compile(r" (create|delete) mode \d+ (.+)$| (rename|copy) (.+) \(\d+%\)$| mode change (.+)$")
+STAT_RE = re.compile(r" (\S.*?)\s+\|\s+(\d+ ?[+-]*|Bin .*)$")
+REF_RE = re.compile(r" ([ +*=-]) (\[[^\]]+\]|\S+)\s+(\S+)\s+->\s+(\S+)(?:\s+\((.+)\))?$")
+ADVICE_START = "You are in 'detached HEAD' state."
+ADVICE_END = "Turn off this advice by setting config variable advice.detachedHead to false"
+FAILED_COMMIT = ("nothing to commit", "no changes added to commit", "nothing added to commit")
+SIMPLE: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(a), b) for a, b in (
+    (r"Updating ([0-9a-f]+\.\.[0-9a-f]+)", ""),
+    (r"Already up.to.date\.?", "ok {sub}: already up to date"),
+    (r"Merge made by the '(.+)' strategy\.", "ok {sub}: merge commit ({0} strategy)"),
+    (r"Everything up-to-date", "ok {sub}: everything up-to-date"),
+    (r"Switched to branch '(.+)'", "ok switched to {0}"),
+    (r"Switched to a new branch '(.+)'", "ok switched to new branch {0}"),
+    (r"Switched to and reset branch '(.+)'", "ok switched to reset branch {0}"),
+    (r"Already on '(.+)'", "ok already on {0}"),
+    (r"Note: (?:switching to|checking out) '(.+)'\.", ""),
+    (r"HEAD is now at (.+)", "ok HEAD is now at {0}"),
+    (r"Saved working directory and index state (.+)", "ok stash saved: {0}"),
+    (r"Dropped (\S+) \([0-9a-f]+\)", "ok dropped {0}"),
+    (r"Successfully rebased and updated (.+)\.", "ok rebased {0}"),
+    (r"Current branch (.+) is up to date\.", "ok {sub}: {0} is up to date"),
+    (r"(?:From|To) (.+)", ""),
+))
+
+
+def remote_of(sub: str, args: Sequence[str]) -> str | None:
+    """The remote named on the command line (`git push origin main` -> origin)."""
+    if sub not in ("push", "pull", "fetch"):
+        return None
+    words = [a for a in args if not a.startswith("-")]
+    return words[0] if words else None
+
+
+class WriteFilter(BaseFilter):
+    def __init__(self, ctx: FilterContext, sub: str, args: Sequence[str]) -> None:
+        super().__init__(ctx)
+        self.sub, self.remote = sub, remote_of(sub, args)
+        self.raw = self.advice = False
+        self.url: str | None = None
+        self.range = ""
+        self.commit: tuple[str, str] | None = None
+        self.status: StatusFilter | None = None
+        big = 1 << 60
+        show, cap = (40, 60) if ctx.recall_enabled else (big, big)
+        self.files = CappedList(ctx.limit("git_status_show_files", show), ctx.limit("git_status_max_files", cap))
+        self.lines = 0
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        self.lines += 1
+        text = strip_ansi(line).rstrip()
+        failed = is_error(text) or (self.sub == "commit" and text.startswith(FAILED_COMMIT))
+        self.failure_seen = self.failure_seen or failed
+        if self.raw:
+            return (Line(line, stream),)
+        if failed or (self.sub == "commit" and text.startswith(FIRST_WORDS)):
+            self.raw = True
+            return [*self._flush(), Line(line, stream)]
+        if self.status is not None and not text.startswith("Dropped "):
+            return self.status.feed(line, stream)
+        held = self._commit_line() if self.commit and not SUMMARY_RE.match(text) else []
+        return [*held, *self._line(text, line, stream)]
+
+    def _line(self, text: str, line: str, stream: Stream) -> list[Line]:
+        if self.advice or text.startswith(ADVICE_START):
+            self.advice = text != ADVICE_END
+            return []
+        if not text or PROGRESS_RE.match(text):
+            return []
+        if self.sub == "stash" and text.startswith(FIRST_WORDS):
+            self.status = StatusFilter(self.ctx)
+            return list(self.status.feed(line, stream))
+        for handler in self._handlers():
+            if (done := handler(text)) is not None:
+                return out(*done)
+        return [Line(line, stream)]
+
+    def _handlers(self) -> tuple[Callable[[str], list[str] | None], ...]:
+        return (self._commit, self._summary, self._simple, self._ref, self._file, self._tracking)
+
+    def _commit(self, text: str) -> list[str] | None:
+        if (m := COMMIT_RE.match(text)) is None:
+            return None
+        self.commit = (m[2], m[3])
+        return []
+
+    def _commit_line(self, stats: str = "") -> list[Line]:
+        sha, subject = self.commit or ("", "")
+        self.commit = None
+        return out(f'ok commit {sha} "{subject}"{stats}')
+
+    def _summary(self, text: str) -> list[str] | None:
+        if (m := SUMMARY_RE.match(text)) is None:
+            return None
+        files = f"{m[1]} {'file' if m[1] == '1' else 'files'}"
+        counts = " ".join(c for c in (m[2] and f"+{m[2]}", m[3] and f"-{m[3]}") if c)
+        if self.commit is not None:
+            return [t for t, _ in self._commit_line(f" ({files}, {counts})" if counts else f" ({files})")]
+        return [f"{files} changed, {counts}" if counts else f"{files} changed"]
+
+    def _simple(self, text: str) -> list[str] | None:
+        for regex, template in SIMPLE:
+            if (m := regex.fullmatch(text)) is None:
+                continue
+            if text.startswith("Updating "):
+                self.range = m[1]
+            elif text.startswith(("From ", "To ")):
+                self.url = m[1]
+                return [] if self.remote else None
+            return [template.format(*m.groups(), sub=self.sub)] if template else []
+        if text == "Fast-forward":
+            return [f"ok {self.sub}: fast-forward {self.range}".rstrip()]
+        return None
+
+    def _ref(self, text: str) -> list[str] | None:
+        if (m := REF_RE.match(text)) is None:
+            return None
+        _flag, what, src, dst, note = m.groups()
+        if self.sub == "push" and self.remote:
+            dst = f"{self.remote}/{dst}"
+        detail = ", ".join(p for p in (what.strip("[]"), note) if p)
+        return [f"ok {self.sub} {src} -> {dst} ({detail})"]
+
+    def _file(self, text: str) -> list[str] | None:
+        if (m := CHANGE_RE.match(text)) is not None:
+            kept = text.strip() if m[1] is None else f"{m[1]} {m[2]}"
+            path = m[2] or m[4] or (m[5] or "").split(" ")[-1]
+        elif (m := STAT_RE.match(text)) is not None:
+            kept, path = f"{m[1]} | {m[2]}", m[1]
+        else:
+            return None
+        return self.files.add(kept, path)
+
+    def _tracking(self, text: str) -> list[str] | None:
+        part = branch_part(text) if text.startswith(("Your branch ", "and have ")) else None
+        return None if part is None else [f"({part})"]
+
+    def _flush(self) -> list[Line]:
+        lines = self._commit_line() if self.commit else []
+        if self.status is not None:
+            lines += self.status.flush()
+        lines += out(*self.files.close())
+        self.elided = self.elided or self.files.overflowed or bool(self.status and self.status.elided)
+        return lines
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        return NOTHING if self.raw else self._flush()
+
+    def progress(self) -> dict[str, int]:
+        return {"lines": self.lines}
