@@ -11,7 +11,9 @@ import sys
 
 CLICK_COMMANDS = frozenset({"gain", "recall", "config", "init", "pipe", "filters", "--version",
                             "--help", "-h", "help", "version"})
-USAGE = "usage: rtk [run [--filter NAME] --|proxy] COMMAND [ARGS...]; rtk --help for more"
+USAGE = ("usage: rtk [--no-tty] [--no-progress] [run [--filter NAME] --|proxy] COMMAND [ARGS...]; "
+         "rtk --help for more")
+TERMINAL_FLAGS = {"--no-tty": "no_tty", "--no-progress": "no_progress"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,7 +32,17 @@ def main(argv: list[str] | None = None) -> int:
         return 3
 
 
+def _terminal_flags(args: list[str]) -> tuple[list[str], dict[str, bool]]:
+    """`--no-tty` / `--no-progress` in front of the command: how rtk behaves at a terminal."""
+    options: dict[str, bool] = {}
+    while args and args[0] in TERMINAL_FLAGS:
+        options[TERMINAL_FLAGS[args[0]]] = True
+        args = args[1:]
+    return args, options
+
+
 def _dispatch(args: list[str]) -> int:
+    args, terminal = _terminal_flags(args)
     if not args:
         print(USAGE, file=sys.stderr)
         return 2
@@ -44,25 +56,30 @@ def _dispatch(args: list[str]) -> int:
 
         return rewrite_main(args[1:])
     if head in ("run", "proxy"):
-        return _run_subcommand(head, args[1:])
+        return _run_subcommand(head, args[1:], terminal)
     if head in CLICK_COMMANDS:
         from rtk.cli import main as cli_main
 
         return cli_main(args)
     from rtk.runner import run_command
 
-    return run_command(args)
+    return run_command(args, None, **terminal)
 
 
-def _run_subcommand(kind: str, args: list[str]) -> int:
+def _run_subcommand(kind: str, args: list[str], terminal: dict[str, bool]) -> int:
     """`rtk run [--filter NAME] -- CMD...` and `rtk proxy CMD...`, parsed without click."""
     from rtk.runner import run_command
 
     if kind == "proxy":
-        return run_command(args, filter_name="passthrough") if args else _usage()
+        args, more = _terminal_flags(args)
+        return run_command(args, filter_name="passthrough", **terminal, **more) if args else _usage()
+    terminal = dict(terminal)
     forced = None
     while args and args[0] != "--":
-        if args[0] in ("--filter", "-f") and len(args) > 1:
+        if args[0] in TERMINAL_FLAGS:
+            terminal[TERMINAL_FLAGS[args[0]]] = True
+            args = args[1:]
+        elif args[0] in ("--filter", "-f") and len(args) > 1:
             forced, args = args[1], args[2:]
         elif args[0].startswith("--filter="):
             forced, args = args[0].split("=", 1)[1], args[1:]
@@ -77,7 +94,7 @@ def _run_subcommand(kind: str, args: list[str]) -> int:
     if forced is not None and forced not in REGISTRY:
         print(f"rtk: unknown filter '{forced}' (known: {', '.join(REGISTRY)})", file=sys.stderr)
         return 2
-    return run_command(args, filter_name=forced)
+    return run_command(args, filter_name=forced, **terminal)
 
 
 def _usage() -> int:

@@ -9,30 +9,39 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shlex
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from rtk import config, filters, paths, recall
-from rtk.filters.base import Filter, FilterContext, Line, Stream, recall_hint, strip_ansi
+from rtk.filters.base import ANSI_RE, Filter, FilterContext, Line, Stream, recall_hint, strip_ansi
 from rtk.recall import RawSpool
 from rtk.splitter import LineSplitter
 
 HOLD_LINES = 30
 HOLD_SECONDS = 1.0
 TAIL_LINES = 40
+SGR_RE = re.compile(r"\x1b\[[0-9;:]*m")
 
 
 class Writer:
-    """Writes lines to fd 1 and 2 at once; a reader that went away silences that stream quietly."""
+    """Writes lines to fd 1 and 2 at once; a reader that went away silences that stream quietly.
 
-    def __init__(self, on_printed: Callable[[bytes], None] | None = None) -> None:
+    Lines are written without ANSI codes (noise to an agent), except on the terminals listed in
+    `colour`, where a filter's kept lines keep the child's colours.
+    """
+
+    def __init__(self, on_printed: Callable[[bytes], None] | None = None,
+                 colour: Collection[int] = ()) -> None:
         self.broken: set[int] = set()
         self.printed_bytes = 0
         self._on_printed = on_printed
+        self.colour = frozenset(colour)  # fds (terminals) where lines keep their SGR colours
+        self.before_write: Callable[[], None] | None = None  # e.g. erase the status line
 
     def write(self, lines: Iterable[Line]) -> None:
         batch: list[str] = []
@@ -47,7 +56,9 @@ class Writer:
             self._write(current, batch)
 
     def _write(self, stream: Stream, texts: list[str]) -> None:
-        self.write_bytes(("\n".join(texts) + "\n").encode("utf-8", "replace"), stream)
+        text = "\n".join(texts) + "\n"
+        text = keep_colours(text) if int(stream) in self.colour else strip_ansi(text)
+        self.write_bytes(text.encode("utf-8", "replace"), stream)
 
     def write_bytes(self, data: bytes, stream: Stream) -> None:
         self.printed_bytes += len(data)
@@ -56,6 +67,8 @@ class Writer:
         fd = int(stream)
         if fd in self.broken:
             return
+        if self.before_write is not None:
+            self.before_write()
         view = memoryview(data)
         try:
             while view:
@@ -66,6 +79,14 @@ class Writer:
             if exc.errno not in (errno.EPIPE, errno.EBADF, errno.EINVAL):
                 raise
             self.broken.add(fd)
+
+
+def keep_colours(text: str) -> str:
+    """For a terminal: keep colour (SGR) sequences, drop cursor moves and titles, reset per line."""
+    if "\x1b" not in text:
+        return text
+    text = ANSI_RE.sub(lambda m: m[0] if SGR_RE.fullmatch(m[0]) else "", text)
+    return "\n".join(line + "\x1b[0m" if "\x1b[" in line else line for line in text.split("\n"))
 
 
 def _write_blocking(fd: int, view: memoryview) -> None:

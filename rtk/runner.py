@@ -4,6 +4,11 @@ The child is spawned with the standard library before trio is imported, so a slo
 the ~200 ms trio costs to import. stdout and stderr are then read concurrently by trio tasks;
 every chunk goes through the output pipeline and what the filter keeps is written at once.
 Signals to rtk are forwarded to the child and rtk exits 128+N once the child is gone.
+
+When rtk's stdout is a terminal (a person is watching, not an agent), the child writes to
+pseudo-terminals instead (pty_child.py: colours and terminal behaviour kept) and a live status
+line shows that the command is alive (progress.py). `--no-tty` / `RTK_NO_TTY=1` keep the pipes,
+`--no-progress` / `RTK_NO_PROGRESS=1` the silence.
 """
 from __future__ import annotations
 
@@ -15,13 +20,38 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from rtk import config, filters
+from rtk import config, filters, progress, pty_child
 from rtk.exits import COMMAND_NOT_FOUND, NOT_EXECUTABLE, exit_status
 
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 KILL_GRACE_SECONDS = 5.0
 READ_SIZE = 256 * 1024
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """What rtk does for a person at a terminal; all empty when stdout is not a terminal."""
+
+    pty_streams: tuple[int, ...] = ()  # the child's fds that get a pty instead of a pipe
+    colour_fds: frozenset[int] = frozenset()  # rtk's fds where kept lines keep their colours
+    status_fd: int | None = None  # where the live status line is drawn, if anywhere
+
+
+def plan_terminal(filter_name: str, no_tty: bool = False, no_progress: bool = False) -> Terminal:
+    ttys = tuple(fd for fd in (1, 2) if os.isatty(fd))
+    if 1 not in ttys:
+        return Terminal()
+    ptys = () if no_tty or _env_flag("RTK_NO_TTY") else ttys
+    colours = frozenset() if os.environ.get("NO_COLOR") else frozenset(ttys)
+    quiet = (no_progress or _env_flag("RTK_NO_PROGRESS") or filter_name == "passthrough"
+             or os.environ.get("TERM") == "dumb")
+    return Terminal(ptys, colours, None if quiet else progress.status_fd())
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in config.FALSE_WORDS
 
 
 class EarlySignals:
@@ -64,7 +94,8 @@ def choose_filter(argv: Sequence[str], forced: str | None, cfg: config.Config) -
     return filters.filter_name_for(argv)
 
 
-def run_command(argv: list[str], filter_name: str | None = None) -> int:
+def run_command(argv: list[str], filter_name: str | None = None, *, no_tty: bool = False,
+                no_progress: bool = False) -> int:
     started, t0 = time.time(), time.monotonic()
     cfg = config.load()
     _, code, reason = resolve_executable(argv[0])
@@ -72,9 +103,10 @@ def run_command(argv: list[str], filter_name: str | None = None) -> int:
         print(reason, file=sys.stderr)
         return code
     name = choose_filter(argv, filter_name, cfg)
+    terminal = plan_terminal(name, no_tty, no_progress)
     early = EarlySignals()
     try:
-        child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        spawned = pty_child.spawn(argv, terminal.pty_streams, no_pager=name != "passthrough")
     except PermissionError:
         print(f"rtk: {argv[0]}: Permission denied", file=sys.stderr)
         return NOT_EXECUTABLE
@@ -84,10 +116,10 @@ def run_command(argv: list[str], filter_name: str | None = None) -> int:
     except OSError as exc:
         print(f"rtk: {argv[0]}: {exc.strerror or exc}", file=sys.stderr)
         return NOT_EXECUTABLE
-    early.child = child
+    early.child = spawned.child
     from rtk.session import RunSession  # the output side: trio, the filter, recall, accounting
 
-    session = RunSession(argv, name, cfg, child, early.received, started, t0)
+    session = RunSession(argv, name, cfg, spawned, early.received, started, t0, terminal)
     return session.run()
 
 

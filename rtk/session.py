@@ -1,45 +1,66 @@
 """The output side of `rtk CMD`: trio tasks that read the child, feed the pipeline, relay signals.
 
 Imported only after the child is running (see runner.py), because trio is the slowest import
-rtk has and the child can use that time.
+rtk has and the child can use that time. On a terminal it also animates the status line and
+passes window-size changes on to the child's ptys.
 """
 from __future__ import annotations
 
+import errno
 import os
+import signal
 import subprocess
 import sys
 import time
+
 import trio
 
-from rtk import accounting, config
+from rtk import accounting, config, progress
 from rtk.exits import SIGNAL_BASE, exit_status
 from rtk.filters.base import Stream
-from rtk.pipeline import HOLD_SECONDS, Writer, build_pipeline
-from rtk.runner import FORWARDED, KILL_GRACE_SECONDS, READ_SIZE
+from rtk.pipeline import HOLD_SECONDS, OutputPipeline, Writer, build_pipeline
+from rtk.pty_child import Spawned
+from rtk.runner import FORWARDED, KILL_GRACE_SECONDS, READ_SIZE, Terminal
 
 
 class RunSession:
-    def __init__(self, argv: list[str], filter_name: str, cfg: config.Config,
-                 child: subprocess.Popen[bytes], early_signals: list[int], started: float,
-                 t0: float) -> None:
-        self.argv, self.cfg, self.child = argv, cfg, child
+    def __init__(self, argv: list[str], filter_name: str, cfg: config.Config, spawned: Spawned,
+                 early_signals: list[int], started: float, t0: float, terminal: Terminal) -> None:
+        self.argv, self.cfg, self.child = argv, cfg, spawned.child
+        self.spawned = spawned
         self.early_signals = early_signals
         self.started, self.t0 = started, t0
         self.signal_received: int | None = None
         self.accountant = accounting.start(argv, filter_name)
         on_raw = self.accountant.raw if self.accountant else None
-        self.writer = Writer(self.accountant.printed if self.accountant else None)
+        self.writer = Writer(self.accountant.printed if self.accountant else None, terminal.colour_fds)
         self.pipeline = build_pipeline(argv, filter_name, cfg, self.writer, on_raw)
-        self.fds = {Stream.STDOUT: _take_fd(child.stdout), Stream.STDERR: _take_fd(child.stderr)}
+        self.fds = {Stream(fd): source for fd, source in spawned.fds.items()}
+        self.status = self._status_line(terminal)
+
+    def _status_line(self, terminal: Terminal) -> progress.StatusLine | None:
+        pipeline = self.pipeline
+        if terminal.status_fd is None or not isinstance(pipeline, OutputPipeline):
+            return None
+        status = progress.StatusLine(terminal.status_fd, self.argv,
+                                     lambda: pipeline.filter.progress(),
+                                     colour=terminal.status_fd in terminal.colour_fds, started=self.t0)
+        self.writer.before_write = status.clear
+        return status
 
     def run(self) -> int:
         try:
             trio.run(self._main)
         except BaseException as exc:  # noqa: BLE001 - whatever broke, the child's status decides
+            if self.status is not None:
+                self.status.close()
             self._stop_child()
             if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 print(f"rtk: internal error ({type(exc).__name__}: {exc}); output may be incomplete",
                       file=sys.stderr)
+        finally:
+            if self.status is not None:
+                self.status.close()
         status = exit_status(self.child.wait())
         outcome = self.pipeline.finish(status)
         self._record(status, outcome)
@@ -51,6 +72,8 @@ class RunSession:
         async with trio.open_nursery() as nursery:
             await nursery.start(self._relay_signals, nursery)
             nursery.start_soon(self._release_hold_later)
+            if self.status is not None:
+                nursery.start_soon(self._animate_status, self.status)
             async with trio.open_nursery() as readers:
                 for stream, fd in self.fds.items():
                     readers.start_soon(self._read, fd, stream)
@@ -58,24 +81,44 @@ class RunSession:
             nursery.cancel_scope.cancel()
 
     async def _read(self, fd: int, stream: Stream) -> None:
-        async with trio.lowlevel.FdStream(fd) as source:
-            while True:
-                chunk = await source.receive_some(READ_SIZE)
-                if not chunk:
-                    break
+        os.set_blocking(fd, False)
+        try:
+            while chunk := await _receive(fd):
                 self.pipeline.feed(chunk, stream)
                 if int(stream) in self.writer.broken:
                     break  # closing our end lets the child meet its own SIGPIPE, as in a shell
+        finally:
+            trio.lowlevel.notify_closing(fd)
+            os.close(fd)
         self.pipeline.end_of_stream(stream)
+
+    async def _animate_status(self, status: progress.StatusLine) -> None:
+        await trio.sleep(progress.FIRST_DRAW_SECONDS)
+        while True:
+            status.draw()
+            await trio.sleep(1 / progress.REDRAW_HZ)
 
     async def _relay_signals(self, nursery: trio.Nursery,
                              task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        with trio.open_signal_receiver(*FORWARDED) as receiver:
+        with trio.open_signal_receiver(*FORWARDED, signal.SIGWINCH) as receiver:
             task_status.started()
+            self.spawned.sync_window_size(Stream.STDOUT)  # a resize while trio was loading
             for signum in self.early_signals:
                 self._forward(signum, nursery)
             async for signum in receiver:
-                self._forward(signum, nursery)
+                if signum == signal.SIGWINCH:
+                    self._resized()
+                else:
+                    self._forward(signum, nursery)
+
+    def _resized(self) -> None:
+        """The terminal changed size: resize the child's ptys, then tell it (after, so it sees it)."""
+        if self.spawned.ptys:
+            self.spawned.sync_window_size(Stream.STDOUT)
+            if self.child.poll() is None:
+                self.child.send_signal(signal.SIGWINCH)
+        if self.status is not None:
+            self.status.resize()
 
     def _forward(self, signum: int, nursery: trio.Nursery) -> None:
         first = self.signal_received is None
@@ -117,8 +160,18 @@ class RunSession:
             print(f"rtk: tracking failed ({type(exc).__name__}: {exc})", file=sys.stderr)
 
 
-def _take_fd(pipe: object) -> int:
-    """Detach a Popen pipe's descriptor so trio owns (and closes) it."""
-    fd = os.dup(pipe.fileno())  # type: ignore[attr-defined]
-    pipe.close()  # type: ignore[attr-defined]
-    return fd
+async def _receive(fd: int) -> bytes:
+    """The next chunk from a non-blocking pipe or pty master; b"" at end of output.
+
+    A pty master reports the end (every copy of the slave closed) as EIO, not as an empty read.
+    """
+    await trio.lowlevel.checkpoint()
+    while True:
+        try:
+            return os.read(fd, READ_SIZE)
+        except BlockingIOError:
+            await trio.lowlevel.wait_readable(fd)
+        except OSError as exc:
+            if exc.errno == errno.EIO:
+                return b""
+            raise

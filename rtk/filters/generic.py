@@ -1,25 +1,40 @@
 """Fallback for any command: keeps every line, drops only what no reader needs.
 
-Drops ANSI escapes, trailing white space, repeats of the same line (the first copy is printed at
-once; when the run ends a `(xN)` line says how many there were, N counting the first), and runs
-of blank lines (one kept). Carriage-return redraws already arrive reduced to their final state
-(the splitter does that). It never elides content, so it never needs recall, and since every
-marker replaces at least two raw lines it never makes output larger.
+Drops trailing white space, repeats of the same line (the first copy is printed at once; when the
+run ends a `(xN)` line says how many there were, N counting the first), and runs of blank lines
+(one kept). Lines are compared without their ANSI codes; a kept line keeps them, so a person at a
+terminal sees the child's colours (the writer removes them everywhere else). Carriage-return
+redraws already arrive reduced to their final state (the splitter does that).
+
+A run that goes on and on (`yes`, a log stuck in a loop) prints its running count every
+REPORT_EVERY copies: the output stays a function of the input alone, and a reader that has seen
+enough (`rtk yes | head`) gets the writes that let it hang up, so the child meets its SIGPIPE.
+
+It never elides content, so it never needs recall, and since every marker replaces at least two
+raw lines it never makes output larger. It is `lossless`: everything the command printed is
+already on screen, so a failing run needs no raw tail appended.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 
+REPORT_EVERY = 10_000
 _NOTHING: tuple[Line, ...] = ()
+_TRAILING = re.compile(r"(?:\s|\x1b\[[0-9;?]*[ -/]*[@-~])+$")
 
 
 class GenericFilter(BaseFilter):
+    lossless = True
+
     def __init__(self, ctx: FilterContext | None = None) -> None:
         super().__init__(ctx)
         self._last: tuple[str, Stream] | None = None
+        self._shown = ""  # the run's line as printed (with its colours)
         self._count = 0
+        self._reported = 0  # the running count last printed for this run
         self._lines = 0
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
@@ -28,28 +43,44 @@ class GenericFilter(BaseFilter):
         key = (text, stream)
         if key == self._last:
             self._count += 1
-            return _NOTHING
+            return self._report() if self._count % REPORT_EVERY == 0 else _NOTHING
         out = self._end_run()
-        self._last, self._count = key, 1
-        out.append(Line(text, stream))
+        self._last, self._count, self._reported = key, 1, 0
+        self._shown = _with_colours(line, text)
+        out.append(Line(self._shown, stream))
         return out
+
+    def _report(self) -> list[Line]:
+        assert self._last is not None
+        self._reported = self._count
+        return [Line(f"(x{self._count})", self._last[1])]
 
     def _end_run(self) -> list[Line]:
         """Close the current run of identical lines: a second copy as is, more as `(xN)`."""
         last, count = self._last, self._count
-        if last is None or count < 2 or not last[0]:
+        if last is None or count < 2 or count == self._reported:
             return []
+        if not last[0] and not self._reported:
+            return []  # a blank run collapses to its first line
         if count == 2:
-            return [Line(last[0], last[1])]
+            return [Line(self._shown, last[1])]
         return [Line(f"(x{count})", last[1])]
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._end_run()
-        self._last, self._count = None, 0
+        self._last, self._count, self._reported = None, 0, 0
         return out
 
     def progress(self) -> Mapping[str, int]:
         return {"lines": self._lines}
+
+
+def _with_colours(line: str, text: str) -> str:
+    """`line` without its trailing white space (and the codes among it), if that reads as `text`."""
+    if "\x1b" not in line:
+        return text
+    shown = _TRAILING.sub("", line)
+    return shown if strip_ansi(shown) == text else text
 
 
 def create(ctx: FilterContext) -> GenericFilter:

@@ -1,0 +1,134 @@
+"""The live status line a person sees while a slow command runs under rtk.
+
+One line at the bottom of the terminal: a spinner, the elapsed time, the command and the filter's
+counters (`filter.progress()`: `12 passed, 1 failed`, `14 crates, 2 warnings`). It is redrawn in
+place at most REDRAW_HZ times a second, erased before every line rtk prints (the writer calls
+`clear()`) and at the end, so it never ends up in what was printed. It exists only on a terminal:
+the caller decides that (stdout is a terminal, no `--no-progress`, no `RTK_NO_PROGRESS=1`).
+
+Standard library only, and no clock reading outside `StatusLine`: `render()` is a pure function.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+REDRAW_HZ = 10
+FIRST_DRAW_SECONDS = 0.25  # a command that is done by then never shows a status line
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+SPINNER_ASCII = "|/-\\"
+ERASE = b"\r\x1b[K"
+DIM, RESET = "\x1b[2m", "\x1b[0m"
+COMMAND_WIDTH = 40
+
+
+def render(frame: int, elapsed: float, command: str, counters: Mapping[str, int], width: int,
+           spinner: str = SPINNER) -> str:
+    """The status text, cut to fit one row of `width` columns (the last column left free)."""
+    parts = [spinner[frame % len(spinner)], format_elapsed(elapsed), command]
+    counts = format_counters(counters)
+    if counts:
+        parts.append(counts)
+    return "  ".join(parts)[:max(width - 1, 0)]
+
+
+def command_label(argv: Sequence[str]) -> str:
+    """`python -m pytest -x`: the program's base name and its arguments, cut to COMMAND_WIDTH."""
+    label = shlex.join([os.path.basename(argv[0]), *argv[1:]]) if argv else ""
+    return label if len(label) <= COMMAND_WIDTH else label[:COMMAND_WIDTH - 3] + "..."
+
+
+def format_elapsed(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    if minutes < 60:
+        return f"{minutes}m{secs:02d}s"
+    return f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+def format_counters(counters: Mapping[str, int]) -> str:
+    """`12 passed, 1 failed`; zero counters are left out, `1 warnings` reads `1 warning`."""
+    return ", ".join(f"{value:,} {_noun(key, value)}" for key, value in counters.items()
+                     if isinstance(value, int) and value)
+
+
+def _noun(key: str, value: int) -> str:
+    return key[:-1] if value == 1 and key.endswith("s") and not key.endswith("ss") else key
+
+
+def status_fd() -> int:
+    """Where to draw: stderr when it is the same terminal as stdout (keeps stdout clean), else stdout."""
+    try:
+        if os.isatty(2) and os.fstat(2).st_rdev == os.fstat(1).st_rdev:
+            return 2
+    except OSError:
+        pass
+    return 1
+
+
+class StatusLine:
+    def __init__(self, fd: int, argv: Sequence[str], counters: Callable[[], Mapping[str, int]], *,
+                 colour: bool, clock: Callable[[], float] = time.monotonic,
+                 started: float | None = None) -> None:
+        self.fd = fd
+        self.command = command_label(argv)
+        self.draws = 0
+        self.visible = False
+        self._counters = counters
+        self._colour = colour
+        self._clock = clock
+        self._start = clock() if started is None else started
+        self._enabled = True
+        self._spinner = SPINNER if _utf8_terminal() else SPINNER_ASCII
+        self.resize()
+
+    def resize(self) -> None:
+        try:
+            self.width = os.get_terminal_size(self.fd).columns
+        except OSError:
+            self.width = 80
+
+    def draw(self) -> None:
+        if not self._enabled:
+            return
+        text = render(self.draws, self._clock() - self._start, self.command, self._safe_counters(),
+                      self.width, self._spinner)
+        if self._colour:
+            text = DIM + text + RESET
+        self._write(b"\r" + text.encode("utf-8", "replace") + b"\x1b[K")
+        self.visible = True
+        self.draws += 1
+
+    def clear(self) -> None:
+        if self.visible:
+            self.visible = False
+            self._write(ERASE)
+
+    def close(self) -> None:
+        self.clear()
+        self._enabled = False
+
+    def _safe_counters(self) -> Mapping[str, int]:
+        try:
+            return dict(self._counters())
+        except Exception:  # noqa: BLE001 - a filter's counters never break the run
+            return {}
+
+    def _write(self, data: bytes) -> None:
+        try:
+            os.write(self.fd, data)
+        except BlockingIOError:
+            pass  # the terminal is busy: skip this frame
+        except OSError:
+            self._enabled = self.visible = False  # the terminal went away
+
+
+def _utf8_terminal() -> bool:
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return "utf-8" in value.lower() or "utf8" in value.lower()
+    return False
