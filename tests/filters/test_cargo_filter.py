@@ -127,7 +127,8 @@ def test_cargo_run_passes_the_programs_output_untouched() -> None:
     assert printed == lines[running + 1:]  # blank line and thread id included
     assert list(filt.finish(101)) == [] and filt.failure_seen
     colored = make("cargo run")
-    feed_all(colored, ["     Running `target/debug/x`"])
+    feed_all(colored, ["    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.45s",
+                       "     Running `target/debug/x`"])
     assert list(colored.feed("\x1b[31mred\x1b[0m  ", Stream.STDOUT)) == [Line("\x1b[31mred\x1b[0m  ", Stream.STDOUT)]
 
 
@@ -161,3 +162,21 @@ def test_unknown_cargo_errors_pass_through() -> None:
 ])
 def test_subcommand_behind_toolchain_and_global_options(command: str, expected: str) -> None:
     assert subcommand(tuple(command.split())) == expected
+
+
+def test_verbose_rustc_invocations_are_not_the_program() -> None:
+    filt = make("cargo run -v -- --limit 1")
+    printed = texts(feed_all(filt, raw_lines("run_verbose")))
+    assert not any("--crate-name" in text for text in printed)
+    assert printed[0] == "warning: unused variable: `verbose`"
+    assert printed[-6:] == ['args: ["--limit", "1"]', "items: 3", "value: 256 cents", "low: nut",
+                            "low: washer", "report written to stdout"]
+
+
+def test_without_recall_nothing_is_elided() -> None:
+    filt = create(FilterContext(("cargo", "test", "--lib"), recall_enabled=False))
+    printed = texts(feed_all(filt, raw_lines("test_backtrace"), Stream.STDOUT))
+    assert "   0: __rustc::rust_begin_unwind" in printed and not filt.elided
+    build = create(FilterContext(("cargo", "build"), recall_enabled=False))
+    printed = texts(feed_all(build, raw_lines("build_borrow_error")))
+    assert "32 |     let mut names: Vec<String> = items" in printed and not build.elided

@@ -39,6 +39,9 @@ class CargoFilter(BaseFilter):
         self.warnings = 0
         self.errors = 0
         self.elapsed = ""
+        self.finished = False
+        # Without a recall store nothing may be elided: code frames and backtraces stay whole.
+        self.full = not self.ctx.recall_enabled
         self.build_stream = Stream.STDERR
         self.test_stream = Stream.STDOUT
 
@@ -81,15 +84,24 @@ class CargoFilter(BaseFilter):
         if word in L.COMPILED_WORDS:
             self.crates += 1
         elif word == "Finished":
+            self.finished = True
             self.build_stream = stream
             match = L.FINISHED_TIME_RE.search(rest)
             self.elapsed = match.group(1) if match else ""
-        elif word in ("Running", "Doc-tests"):
-            if word == "Running" and L.PROGRAM_RE.match(rest):
-                self.mode = PROGRAM
-            else:
-                self.tally.suites += 1
+        elif word == "Doc-tests" or (word == "Running" and not L.PROGRAM_RE.match(rest)):
+            self.tally.suites += 1
+        elif word == "Running":
+            self._running_program()
         return self._flush(stream) if word in ("Finished", "Running") else []
+
+    def _running_program(self) -> None:
+        """`Running `...``: rustc or a build script under -v before `Finished`, then the program."""
+        if not self.finished:
+            return
+        if self.sub == "run":
+            self.mode = PROGRAM
+        else:
+            self.tally.suites += 1  # a test binary under `cargo test -v`
 
     def _is_test_line(self, text: str) -> bool:
         return text == "failures:" or text.startswith(("test ", "---- ")) or L.is_noise(text) \
@@ -138,7 +150,7 @@ class CargoFilter(BaseFilter):
         if self.grouper.absorb(diag):
             self.elided = True
             return []
-        kept, dropped_code = diag.render()
+        kept, dropped_code = diag.render(keep_code=self.full)
         self.elided |= dropped_code
         return [Line(text, self.diag_stream) for text in kept]
 
@@ -163,7 +175,7 @@ class CargoFilter(BaseFilter):
             self.mode = MAIN
             return out + self._main(text, stream)
         if text == "stack backtrace:":
-            self.backtrace = Backtrace()
+            self.backtrace = Backtrace(keep_all=self.full)
         if text and text not in BLOCK_NOISE and not text.startswith(L.CARGO_NOISE):
             out.append(Line(compact_panic(text, self.test_name), stream))
         return out

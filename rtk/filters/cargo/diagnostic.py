@@ -75,7 +75,7 @@ class Diagnostic:
                     return match.group(1).replace("-", "_")
         return ""
 
-    def render(self) -> tuple[list[str], bool]:
+    def render(self, keep_code: bool = False) -> tuple[list[str], bool]:
         """The kept lines, and whether code (not just frame decoration) was dropped."""
         kept: list[str] = []
         dropped_code = False
@@ -85,7 +85,7 @@ class Diagnostic:
             if named and CLIPPY_LINK_RE.match(line):
                 continue
             verdict = _frame_verdict(line, lines[i + 1] if i + 1 < len(lines) else "")
-            if verdict is None:
+            if verdict is None or (verdict and keep_code):
                 kept.append(RUSTC_HASH_RE.sub("/rustc/…/", line))
             elif verdict:
                 dropped_code = True

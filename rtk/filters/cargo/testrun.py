@@ -69,9 +69,10 @@ class Tally:
 class Backtrace:
     """Reads `stack backtrace:` frames one at a time and keeps those in the user's code."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_all: bool = False) -> None:
         self.frame: list[str] = []
         self.omitted = 0
+        self.keep_all = keep_all
 
     def feed(self, line: str) -> list[str] | None:
         """Lines to print now, or None when `line` is not part of the backtrace (it has ended)."""
@@ -88,7 +89,7 @@ class Backtrace:
         frame, self.frame = self.frame, []
         if not frame:
             return []
-        if _is_user_frame(frame):
+        if self.keep_all or _is_user_frame(frame):
             return frame
         self.omitted += 1
         return []
