@@ -126,8 +126,12 @@ def migrate(conn: sqlite3.Connection) -> None:
 def check_writable(conn: sqlite3.Connection, path: Path) -> None:
     """Raise TrackingError unless a run could be recorded now (read-only file or directory)."""
     try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
         conn.execute("BEGIN IMMEDIATE")
-        conn.execute("ROLLBACK")
+        try:
+            conn.execute(f"PRAGMA user_version = {int(version)}")  # a real write, rolled back
+        finally:
+            conn.execute("ROLLBACK")
     except sqlite3.Error as exc:
         raise classify(path, exc) from None
 
