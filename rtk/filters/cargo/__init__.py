@@ -176,6 +176,9 @@ class CargoFilter(BaseFilter):
             return out + self._main(text, stream)
         if text == "stack backtrace:":
             self.backtrace = Backtrace(keep_all=self.full)
+        elif (diag := Diagnostic.start(text)) is not None:  # a doc-test that did not compile
+            self.diag, self.diag_stream = diag, stream
+            return out
         if text and text not in BLOCK_NOISE and not text.startswith(L.CARGO_NOISE):
             out.append(Line(compact_panic(text, self.test_name), stream))
         return out
