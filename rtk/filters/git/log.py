@@ -134,7 +134,7 @@ class LogFilter(GitFilter):
         commit.subject_done = commit.shown = True
         if len(commit.subject) > SUBJECT_LINES:
             self.elided = True
-        return [*out(commit.line()), *commit.extra]
+        return out(commit.line(), *commit.extra)
 
     def _patch(self, text: str, line: str, stream: Stream) -> list[Line]:
         head = self._end_subject()

@@ -1,0 +1,221 @@
+"""Unit tests of the git filter's pieces: dispatch, status, log, diff and write-command parsing."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from rtk.filters.base import FilterContext, Stream
+from rtk.filters.git import create, split_argv
+from rtk.filters.git.caps import CappedList, folder_of
+from rtk.filters.git.common import PassFilter
+from rtk.filters.git.diff import DiffFilter
+from rtk.filters.git.log import LogFilter, short_date
+from rtk.filters.git.status import StatusFilter
+from rtk.filters.git.write import WriteFilter
+
+
+def run(command: str, lines: Sequence[str], exit_code: int = 0, recall: bool = True,
+        limits: dict[str, int] | None = None):  # type: ignore[no-untyped-def]
+    filt = create(FilterContext(tuple(command.split()), recall, limits or {}))
+    out = [ln.text for line in lines for ln in filt.feed(line, Stream.STDOUT)]
+    out += [ln.text for ln in filt.finish(exit_code)]
+    return filt, out
+
+
+@pytest.mark.parametrize(("argv", "sub", "rest"), [
+    ("git status", "status", []),
+    ("git -C /tmp/x -c a=b --no-pager log -n 3", "log", ["-n", "3"]),
+    ("git --git-dir /r/.git --work-tree=/r diff HEAD", "diff", ["HEAD"]),
+    ("git", "", []),
+])
+def test_split_argv_steps_over_global_options(argv: str, sub: str, rest: list[str]) -> None:
+    assert split_argv(argv.split()) == (sub, rest)
+
+
+@pytest.mark.parametrize(("argv", "kind"), [
+    ("git status", StatusFilter), ("git status -s", PassFilter), ("git status --porcelain=v2", PassFilter),
+    ("git log -n 5", LogFilter), ("git log --oneline", PassFilter), ("git log --format=%H", PassFilter),
+    ("git log --pretty=medium", LogFilter), ("git log --graph", PassFilter), ("git log -p", LogFilter),
+    ("git show HEAD", LogFilter), ("git show HEAD:setup.py", PassFilter), ("git show --stat", PassFilter),
+    ("git diff", DiffFilter), ("git diff --stat", PassFilter), ("git diff --name-only", PassFilter),
+    ("git -C repo push origin main", WriteFilter), ("git branch -a", PassFilter),
+])
+def test_dispatch_by_subcommand_and_format(argv: str, kind: type) -> None:
+    assert isinstance(create(FilterContext(tuple(argv.split()))), kind)
+
+
+STATUS = [
+    "On branch main",
+    "Your branch is ahead of 'origin/main' by 2 commits.",
+    '  (use "git push" to publish your local commits)',
+    "",
+    "Changes to be committed:",
+    '  (use "git restore --staged <file>..." to unstage)',
+    "\trenamed:    old.py -> new.py",
+    "\tnew file:   a.py",
+    "",
+    "Changes not staged for commit:",
+    "\tmodified:   b.py",
+    "",
+    "Untracked files:",
+    "\ttmp/",
+    "",
+]
+
+
+def test_status_groups_files_and_drops_hints() -> None:
+    filt, out = run("git status", STATUS)
+    assert out == ["branch main, ahead of origin/main by 2", "staged:", "R old.py -> new.py", "A a.py",
+                   "unstaged:", "M b.py", "untracked:", "?? tmp/"]
+    assert not filt.elided
+
+
+def test_status_clean_is_one_line() -> None:
+    _, out = run("git status", ["On branch main", "Your branch is up to date with 'origin/main'.", "",
+                                "nothing to commit, working tree clean"])
+    assert out == ["clean (branch main, up to date with origin/main)"]
+
+
+def test_status_streams_each_file_as_it_arrives() -> None:
+    filt = create(FilterContext(("git", "status")))
+    for line in STATUS[:5]:
+        filt.feed(line, Stream.STDOUT)
+    assert [ln.text for ln in filt.feed("\tnew file:   a.py", Stream.STDOUT)] == ["A a.py"]
+
+
+def test_status_caps_a_long_group_with_folder_counts() -> None:
+    files = [f"\tgen/f{i}.py" for i in range(70)] + ["\tdocs/x.md"]
+    filt, out = run("git status", ["On branch main", "Untracked files:", *files])
+    assert out[2:42] == [f"?? gen/f{i}.py" for i in range(40)]
+    assert out[42] == "... 31 more files (gen/: 30, docs/: 1)"
+    assert filt.elided
+
+
+def test_status_keeps_every_file_when_recall_is_off() -> None:
+    files = [f"\tgen/f{i}.py" for i in range(70)]
+    filt, out = run("git status", ["On branch main", "Untracked files:", *files], recall=False)
+    assert len(out) == 72 and not filt.elided
+
+
+def test_status_in_another_language_passes_through() -> None:
+    french = ["Sur la branche main", "Modifications qui ne seront pas validées :",
+              '  (utilisez "git add <fichier>..." pour mettre à jour)', "\tmodifié :         a.py"]
+    _, out = run("git status", french)
+    assert out == french
+
+
+def test_status_error_is_verbatim_and_recognised() -> None:
+    filt, out = run("git status", ["fatal: not a git repository (or any of the parent directories): .git"], 128)
+    assert out == ["fatal: not a git repository (or any of the parent directories): .git"]
+    assert filt.failure_seen
+
+
+def test_capped_list_prints_held_entries_when_under_the_cap() -> None:
+    capped = CappedList(2, 4)
+    printed = [t for i in range(4) for t in capped.add(f"f{i}", f"f{i}")]
+    assert printed == ["f0", "f1"] and capped.close() == ["f2", "f3"]
+    assert folder_of("a/b/c.py") == "a/b/" and folder_of("x.py") == "./"
+
+
+def commit(sha: str, subject: str, body: Sequence[str] = (), merge: bool = False) -> list[str]:
+    head = [f"commit {sha}"] + (["Merge: 1111111 2222222"] if merge else [])
+    return [*head, "Author: Ada Lovelace <ada@example.com>", "Date:   Thu Aug 20 09:12:10 2026 -0700", "",
+            f"    {subject}", *(["    ", *(f"    {b}" for b in body)] if body else []), ""]
+
+
+def test_log_one_line_per_commit_keeps_trailers_only() -> None:
+    lines = commit("a" * 40, "Fix the parser", ["Long explanation.", "Fixes #12"]) + \
+        commit("b" * 40, "Merge pull request #3", merge=True)
+    filt, out = run("git log", lines)
+    assert out == ["aaaaaaa 2026-08-20 Ada Lovelace: Fix the parser", "    Fixes #12",
+                   "bbbbbbb 2026-08-20 Ada Lovelace (merge): Merge pull request #3"]
+    assert filt.elided
+
+
+def test_log_caps_commits() -> None:
+    lines = [ln for i in range(5) for ln in commit(f"{i:040x}", f"subject {i}")]
+    filt, out = run("git log", lines, limits={"git_log_max_commits": 3})
+    assert out[-1] == "... 2 more commits" and len(out) == 4 and filt.elided
+
+
+@pytest.mark.parametrize(("date", "short"), [
+    ("Thu Aug 20 09:12:10 2026 -0700", "2026-08-20"), ("Mon Jan 5 01:02:03 2015 +0100", "2015-01-05"),
+    ("2026-08-20 09:12:10 -0700", "2026-08-20"), ("3 days ago", "3 days ago"),
+])
+def test_short_date(date: str, short: str) -> None:
+    assert short_date(date) == short
+
+
+DIFF = [
+    "diff --git a/src/a.py b/src/a.py", "index 1111111..2222222 100644", "--- a/src/a.py", "+++ b/src/a.py",
+    "@@ -1,9 +1,9 @@ def f():", " one", " two", " three", "-four", "+FOUR", " five", " six", " seven",
+    "diff --git a/img.png b/img.png", "new file mode 100644", "index 0000000..3333333",
+    "Binary files /dev/null and b/img.png differ",
+]
+
+
+def test_diff_names_files_with_counts_and_trims_context() -> None:
+    filt, out = run("git diff", DIFF)
+    assert out == ["src/a.py (+1 -1)", "@@ -1,9 +1,9 @@ def f():", " three", "-four", "+FOUR", " five",
+                   "img.png (new, binary)"]
+    assert not filt.elided
+
+
+def test_diff_caps_a_long_hunk() -> None:
+    hunk = ["diff --git a/x b/x", "--- a/x", "+++ b/x", "@@ -0,0 +1,20 @@", *(f"+line {i}" for i in range(20))]
+    filt, out = run("git diff", hunk, limits={"git_diff_hunk_show": 5, "git_diff_hunk_max": 8})
+    assert out[2:7] == [f"+line {i}" for i in range(5)]
+    assert out[-1] == "... 15 more changed lines in this hunk" and filt.elided
+
+
+def test_diff_rename_header() -> None:
+    _, out = run("git diff", ["diff --git a/old.py b/new.py", "similarity index 100%",
+                              "rename from old.py", "rename to new.py"])
+    assert out == ["old.py -> new.py (renamed 100%)"]
+
+
+def test_log_patch_goes_through_the_diff_parser() -> None:
+    lines = commit("c" * 40, "Change a") + DIFF[:13]
+    _, out = run("git log -p", lines)
+    assert out[0] == "ccccccc 2026-08-20 Ada Lovelace: Change a" and out[1] == "src/a.py (+1 -1)"
+
+
+def test_commit_is_one_ok_line_with_created_files() -> None:
+    filt, out = run("git commit -m x", ["[main 1a2b3c4] Add things", " 2 files changed, 20 insertions(+), 4 deletions(-)",
+                                        " create mode 100644 src/new.py"])
+    assert out == ['ok commit 1a2b3c4 "Add things" (2 files, +20 -4)', "create src/new.py"]
+    assert not filt.failure_seen
+
+
+def test_push_names_the_remote_branch() -> None:
+    _, out = run("git push origin main", ["To /srv/origin.git", "   1a2b3c4..5d6e7f8  main -> main"])
+    assert out == ["ok push main -> origin/main (1a2b3c4..5d6e7f8)"]
+
+
+def test_push_rejection_is_verbatim_and_recognised() -> None:
+    raw = [" ! [rejected]        main -> main (fetch first)", "error: failed to push some refs to 'x'",
+           "hint: Updates were rejected because the remote contains work that you do"]
+    filt, out = run("git push origin main", ["To x", *raw], 1)
+    assert out == raw and filt.failure_seen
+
+
+def test_failed_commit_prints_status_verbatim() -> None:
+    raw = ["On branch main", "", "nothing to commit, working tree clean"]
+    filt, out = run("git commit -m x", raw, 1)
+    assert out == raw and filt.failure_seen
+
+
+def test_checkout_drops_detached_head_advice() -> None:
+    raw = ["Note: switching to 'HEAD~1'.", "", "You are in 'detached HEAD' state. You can look around, make",
+           "  git switch -", "Turn off this advice by setting config variable advice.detachedHead to false",
+           "", "HEAD is now at 1a2b3c4 Subject"]
+    _, out = run("git checkout HEAD~1", raw)
+    assert out == ["ok HEAD is now at 1a2b3c4 Subject"]
+
+
+def test_log_keeps_unknown_header_lines_after_the_commit_line() -> None:
+    lines = ["commit " + "d" * 40, "Reflog: HEAD@{0} (Ada <ada@example.com>)", "Author: Ada <ada@example.com>",
+             "Date:   Thu Aug 20 09:12:10 2026 -0700", "", "    Subject", ""]
+    _, out = run("git log -g", lines)
+    assert out == ["ddddddd 2026-08-20 Ada: Subject", "Reflog: HEAD@{0} (Ada <ada@example.com>)"]
