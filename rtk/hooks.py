@@ -5,7 +5,7 @@ fails open: whatever goes wrong (bad input, an engine error), the host reads its
 the exit status is 0, with at most one `rtk:` line on stderr. The decision itself is the rewrite
 engine's (spec/rewrite.md) with the host's permission rules; the shapes live in `hook_hosts`.
 
-Audit actions (`RTK_HOOK_AUDIT=1`): `rewrite` (exit 0, allowed), `ask` (exit 3, the host
+Audit actions (`RTK_HOOK_AUDIT=1` or `[hooks] audit = true`): `rewrite` (exit 0, allowed), `ask` (exit 3, the host
 approves), `skip:deny_rule` (exit 2, the host's deny applies), `skip:defer` (exit 1: nothing rtk
 may rewrite, the command goes to the host unchanged), `skip:none` (already in rtk form).
 """
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 MAX_INPUT = 1024 * 1024
 BOM = b"\xef\xbb\xbf"
 USAGE = "usage: rtk hook claude|cursor|gemini|codex|copilot < payload.json; rtk hook check COMMAND"
-FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 
 
 class Outcome:
@@ -166,9 +165,7 @@ def escape_field(text: str) -> str:
 
 
 def _audit_enabled() -> bool:
-    env = os.environ.get("RTK_HOOK_AUDIT")
-    if env is not None:
-        return env.strip().lower() not in FALSE_WORDS
+    """`[hooks] audit` in config.toml, overridden by RTK_HOOK_AUDIT (config.py applies both)."""
     from rtk import config
 
     return bool(config.load(report=False).get("hooks", "audit"))

@@ -148,3 +148,13 @@ def test_hot_path_imports_only_the_standard_library(tmp_path: Path) -> None:
     assert code == 0 and heavy == []
     assert "rtk git status && rtk cargo test" in result.stdout
     assert not {"rtk.runner", "rtk.tracking", "rtk.tokens", "rtk.cli", "rtk.install"} & set(ours)
+
+
+def test_audit_from_config_and_env_override(hermetic_rtk: Path, tmp_path: Path) -> None:
+    config = hermetic_rtk / "config" / "rtk" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text("[hooks]\naudit = true\n")
+    env = {"RTK_AUDIT_DIR": str(tmp_path / "a")}
+    run_hook("claude", payload("git status"), env)
+    run_hook("claude", payload("git status"), {**env, "RTK_HOOK_AUDIT": "0"})
+    assert len((tmp_path / "a" / "hook-audit.log").read_text().splitlines()) == 1
