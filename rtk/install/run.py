@@ -96,14 +96,14 @@ def _hook_change(agent: Agent, path: Path, command: str, uninstall: bool) -> Cha
     old = read_bytes(path)
     doc = parse_json(path, old)
     try:
-        outcome = ("removed" if remove_hook(doc, agent) else "absent") if uninstall \
-            else add_hook(doc, agent, command)
+        touched = remove_hook(doc, agent) if uninstall else add_hook(doc, agent, command) != "present"
     except ShapeError as exc:
         raise InstallError(f"{path}: {exc}; nothing written") from None
-    if outcome in ("present", "absent"):
-        return Change(agent.name, path, old, old, f"hook `{command}`" if outcome == "present" else "hook")
-    new = None if uninstall and nothing_left(doc, agent) else dump_json(doc)
-    return Change(agent.name, path, old, new, f"hook `{command}`")
+    what = "rtk hook" if uninstall else f"hook `{command}`"
+    if not touched:
+        return Change(agent.name, path, old, old, what)
+    return Change(agent.name, path, old, None if uninstall and nothing_left(doc, agent) else dump_json(doc),
+                  what)
 
 
 def _awareness_changes(folder: Path, uninstall: bool) -> list[Change]:
@@ -111,17 +111,21 @@ def _awareness_changes(folder: Path, uninstall: bool) -> list[Change]:
     rtk_md, claude_md = folder / "RTK.md", folder / "CLAUDE.md"
     old_rtk, old_claude = read_bytes(rtk_md), read_bytes(claude_md)
     text = decode_text(claude_md, old_claude)
-    if uninstall:
-        ours = old_rtk is not None and RTK_MD_MARKER in decode_text(rtk_md, old_rtk)
-        kept = remove_import(text)
-        new_claude = old_claude if kept == text else (kept.encode() if kept.strip() else None)
-        what = "awareness file" if ours or old_rtk is None else "awareness file written by rtk"
-        return [Change("claude", rtk_md, old_rtk, None if ours else old_rtk, what),
-                Change("claude", claude_md, old_claude, new_claude, f"line {IMPORT_LINE}")]
-    added = add_import(text)
-    return [Change("claude", rtk_md, old_rtk, RTK_MD.encode(), "awareness file"),
-            Change("claude", claude_md, old_claude, old_claude if added == text else added.encode(),
-                   f"line {IMPORT_LINE}")]
+    edit = remove_import if uninstall else add_import
+    import_line = Change("claude", claude_md, old_claude, _edited(old_claude, text, edit(text)),
+                         f"line {IMPORT_LINE}")
+    if not uninstall:
+        return [Change("claude", rtk_md, old_rtk, RTK_MD.encode(), "awareness file"), import_line]
+    if old_rtk is not None and RTK_MD_MARKER not in decode_text(rtk_md, old_rtk):
+        return [Change("claude", rtk_md, old_rtk, old_rtk, "awareness file written by rtk"), import_line]
+    return [Change("claude", rtk_md, old_rtk, None, "awareness file"), import_line]
+
+
+def _edited(old: bytes | None, text: str, new_text: str) -> bytes | None:
+    """The file's new bytes: unchanged when the text is, None (delete) when only blanks are left."""
+    if new_text == text:
+        return old
+    return new_text.encode() if new_text.strip() else None
 
 
 def _message(change: Change, uninstall: bool) -> str:
