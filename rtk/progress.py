@@ -6,11 +6,17 @@ place at most REDRAW_HZ times a second, erased before every line rtk prints (the
 `clear()`) and at the end, so it never ends up in what was printed. It exists only on a terminal:
 the caller decides that (stdout is a terminal, no `--no-progress`, no `RTK_NO_PROGRESS=1`).
 
+A child that asks the person something on the terminal (`Username for ...:`, a passphrase)
+writes its prompt after the status line, and the next redraw (`\r`, erase line) would wipe it.
+So the line is not redrawn while a process of the command is blocked reading the terminal
+(Linux: /proc/PID/syscall of the child and its descendants); elsewhere it always redraws.
+
 Standard library only, and no clock reading outside `StatusLine`: `render()` is a pure function.
 """
 from __future__ import annotations
 
 import os
+import platform
 import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -22,6 +28,8 @@ SPINNER_ASCII = "|/-\\"
 ERASE = b"\r\x1b[K"
 DIM, RESET = "\x1b[2m", "\x1b[0m"
 COMMAND_WIDTH = 40
+DEV_TTY = os.makedev(5, 0)  # /dev/tty: the controlling terminal, which the command shares with rtk
+READ_SYSCALLS = {"x86_64": (0, 19), "aarch64": (63, 65)}.get(platform.machine(), ())  # read, readv
 
 
 def render(frame: int, elapsed: float, command: str, counters: Mapping[str, int], width: int,
@@ -72,12 +80,13 @@ def status_fd() -> int:
 class StatusLine:
     def __init__(self, fd: int, argv: Sequence[str], counters: Callable[[], Mapping[str, int]], *,
                  colour: bool, clock: Callable[[], float] = time.monotonic,
-                 started: float | None = None) -> None:
+                 started: float | None = None, paused: Callable[[], bool] = lambda: False) -> None:
         self.fd = fd
         self.command = command_label(argv)
         self.draws = 0
         self.visible = False
         self._counters = counters
+        self._paused = paused
         self._colour = colour
         self._clock = clock
         self._start = clock() if started is None else started
@@ -93,6 +102,9 @@ class StatusLine:
 
     def draw(self) -> None:
         if not self._enabled:
+            return
+        if self._paused():
+            self.visible = False  # the line now holds a prompt too: never erase it
             return
         text = render(self.draws, self._clock() - self._start, self.command, self._safe_counters(),
                       self.width, self._spinner)
@@ -124,6 +136,41 @@ class StatusLine:
             pass  # the terminal is busy: skip this frame
         except OSError:
             self._enabled = self.visible = False  # the terminal went away
+
+
+def reading_terminal(root: int, terminal_fd: int) -> bool:
+    """Is `root` or a descendant blocked reading the terminal on `terminal_fd`? (Linux only.)"""
+    try:
+        terminal = os.fstat(terminal_fd).st_rdev
+    except OSError:
+        return False
+    pending, seen = [root], 0
+    while pending and seen < 256:
+        pid = pending.pop()
+        seen += 1
+        if _blocked_reading(pid, terminal):
+            return True
+        pending.extend(_children(pid))
+    return False
+
+
+def _blocked_reading(pid: int, terminal: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/syscall") as file:
+            fields = file.read().split()
+        if len(fields) < 2 or not fields[0].isdigit() or int(fields[0]) not in READ_SYSCALLS:
+            return False
+        return os.stat(f"/proc/{pid}/fd/{int(fields[1], 16)}").st_rdev in (terminal, DEV_TTY)
+    except (OSError, ValueError):
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as file:
+            return [int(child) for child in file.read().split()]
+    except (OSError, ValueError):
+        return []
 
 
 def _utf8_terminal() -> bool:

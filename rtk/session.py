@@ -39,12 +39,13 @@ class RunSession:
         self.status = self._status_line(terminal)
 
     def _status_line(self, terminal: Terminal) -> progress.StatusLine | None:
-        pipeline = self.pipeline
-        if terminal.status_fd is None or not isinstance(pipeline, OutputPipeline):
+        pipeline, fd = self.pipeline, terminal.status_fd
+        if fd is None or not isinstance(pipeline, OutputPipeline):
             return None
-        status = progress.StatusLine(terminal.status_fd, self.argv,
+        status = progress.StatusLine(fd, self.argv,
                                      lambda: pipeline.filter.progress(),
-                                     colour=terminal.status_fd in terminal.colour_fds, started=self.t0)
+                                     colour=fd in terminal.colour_fds, started=self.t0,
+                                     paused=lambda: progress.reading_terminal(self.child.pid, fd))
         self.writer.before_write = status.clear
         return status
 

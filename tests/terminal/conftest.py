@@ -1,6 +1,7 @@
 """Helpers for the terminal tests: run the installed rtk in a real pseudo-terminal."""
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
@@ -19,16 +20,18 @@ def spawn_rtk(args: list[str], cwd: Path, env: dict[str, str] | None = None,
               size: tuple[int, int] = (24, 80)) -> pexpect.spawn:
     command = rtk_executable()
     full_env = {**os.environ, "LANG": "C.UTF-8", **(env or {})}
-    return pexpect.spawn(command[0], [*command[1:], *args], cwd=str(cwd), env=full_env,
-                         dimensions=size, timeout=TIMEOUT, encoding="utf-8", codec_errors="replace")
+    child = pexpect.spawn(command[0], [*command[1:], *args], cwd=str(cwd), env=full_env,
+                          dimensions=size, timeout=TIMEOUT, encoding="utf-8", codec_errors="replace")
+    child.logfile_read = io.StringIO()
+    return child
 
 
 def run_to_end(child: pexpect.spawn) -> tuple[str, int | None]:
-    """Everything the terminal received until rtk exited, and rtk's exit status."""
+    """Everything the terminal received from the start until rtk exited, and rtk's exit status."""
     child.expect(pexpect.EOF)
-    output = (child.before or "")
     child.close()
-    return output, child.exitstatus
+    log = child.logfile_read
+    return (log.getvalue() if isinstance(log, io.StringIO) else child.before or ""), child.exitstatus
 
 
 def final_screen(raw: str) -> list[str]:

@@ -39,6 +39,14 @@ except KeyboardInterrupt:
     print("child interrupted", flush=True)
     raise SystemExit(1)
 """
+PROMPT = """
+import os, time
+time.sleep(0.8)  # long enough for the status line to be drawn first
+tty = os.open("/dev/tty", os.O_RDWR)
+os.write(tty, b"Username: ")
+name = os.read(tty, 100).decode().strip()
+print(f"hello {name}", flush=True)
+"""
 WATCH_SIZE = """
 import os, signal, time
 start = os.get_terminal_size(1)
@@ -127,6 +135,22 @@ def test_window_resize_reaches_the_child(script, tmp_path: Path) -> None:
     child.expect("size 40x100")
     _, status = run_to_end(child)
     assert status == 0
+
+
+def test_a_prompt_on_the_terminal_is_not_wiped_by_the_status_line(script, tmp_path: Path) -> None:
+    child = spawn_rtk(script("prompt.py", PROMPT), tmp_path)
+    child.expect(STATUS_RE)
+    child.expect("Username: ")
+    try:  # the status line would have been redrawn several times by now
+        later = child.read_nonblocking(4096, timeout=0.6)
+    except pexpect.TIMEOUT:
+        later = ""
+    assert "\r" not in later and "\x1b[K" not in later
+    child.sendline("bob")
+    output, status = run_to_end(child)
+    assert status == 0
+    screen = final_screen(output)
+    assert "hello bob" in screen and any(row.endswith("Username: bob") for row in screen)
 
 
 def _alive(pid: int) -> bool:
