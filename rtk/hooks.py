@@ -172,15 +172,16 @@ def _audit_enabled() -> bool:
 
 
 def check(words: list[str], decide: Decide | None = None) -> int:
-    """`rtk hook check CMD`: what each host would answer (no audit line: nothing was run)."""
+    """`rtk hook check CMD`: each host's verdict (as in the audit log) and answer; no audit line."""
     command = " ".join(words)
     if not command.strip():
         print("usage: rtk hook check COMMAND", file=sys.stderr)
         return 2
     width = max(len(name) for name in HOSTS)
     for name, host in HOSTS.items():
-        answer = respond(host, host.sample(command, os.getcwd()), decide).answer
-        print(f"{name:<{width}}  {render(answer).rstrip() or '(no output)'}")
+        outcome = respond(host, host.sample(command, os.getcwd()), decide)
+        action = outcome.audit[0] if outcome.audit else "-"
+        print(f"{name:<{width}}  {action:<14} {render(outcome.answer).rstrip() or '(no output)'}")
     return 0
 
 

@@ -94,14 +94,15 @@ def test_hook_check_prints_every_host() -> None:
     result = subprocess.run([sys.executable, "-m", "rtk", "hook", "check", "git", "status"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0
-    lines = dict(line.split(None, 1) for line in result.stdout.splitlines())
-    assert list(lines) == list(HOSTS)
+    rows = [line.split(None, 2) for line in result.stdout.splitlines()]
+    assert [row[:2] for row in rows] == [[name, "ask"] for name in HOSTS]
+    lines = {row[0]: row[2] for row in rows}
     assert json.loads(lines["claude"])["hookSpecificOutput"]["updatedInput"] == {"command": "rtk git status"}
     assert json.loads(lines["cursor"])["permission"] == "ask"
     assert json.loads(lines["copilot"])["modifiedArgs"] == {"command": "rtk git status"}
     none = subprocess.run([sys.executable, "-m", "rtk", "hook", "check", "echo hi"],
                           capture_output=True, text=True, check=False).stdout
-    assert "claude   (no output)" in none and "cursor   {}" in none
+    assert "claude   skip:defer     (no output)" in none and "cursor   skip:defer     {}" in none
 
 
 class Stdin:
