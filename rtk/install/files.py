@@ -55,7 +55,7 @@ def read_bytes(path: Path) -> bytes | None:
 
 def parse_json(path: Path, data: bytes | None) -> dict[str, Any]:
     """The document's top-level object ({} for a missing or blank file)."""
-    text = _decode(path, data)
+    text = decode_text(path, data)
     if not text.strip():
         return {}
     try:
@@ -69,10 +69,7 @@ def parse_json(path: Path, data: bytes | None) -> dict[str, Any]:
 
 
 def decode_text(path: Path, data: bytes | None) -> str:
-    return _decode(path, data)
-
-
-def _decode(path: Path, data: bytes | None) -> str:
+    """The file's text (a leading BOM dropped); not UTF-8 stops the run."""
     try:
         return (data or b"").decode("utf-8-sig")
     except UnicodeDecodeError:
