@@ -7,28 +7,32 @@ semantics and errs towards "no match". A malformed settings file is skipped with
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
 DENY, ASK, ALLOW, DEFAULT = "deny", "ask", "allow", "default"
 Matcher = Callable[[str], bool]
 
 
-@dataclass(frozen=True)
 class Rule:
-    text: str
-    matches: Matcher
+    """One host rule as written (`Bash(git status)`) and its matcher over a segment's text."""
+
+    __slots__ = ("matches", "text")
+
+    def __init__(self, text: str, matches: Matcher) -> None:
+        self.text, self.matches = text, matches
+
+    def __repr__(self) -> str:
+        return f"Rule({self.text!r})"
 
 
-@dataclass(frozen=True)
 class Rules:
-    allow: tuple[Rule, ...] = ()
-    ask: tuple[Rule, ...] = ()
-    deny: tuple[Rule, ...] = ()
+    __slots__ = ("allow", "ask", "deny")
+
+    def __init__(self, allow: Sequence[Rule] = (), ask: Sequence[Rule] = (), deny: Sequence[Rule] = ()) -> None:
+        self.allow, self.ask, self.deny = tuple(allow), tuple(ask), tuple(deny)
 
     def verdict(self, segments: Iterable[str]) -> tuple[str, str]:
         """(DENY|ASK|ALLOW|DEFAULT, one line saying why)."""
@@ -110,6 +114,8 @@ def _from_files(paths: list[str], sections: Callable[[dict], Sections]) -> Rules
 
 
 def _read_json(path: str) -> dict | None:
+    import json  # only when a settings file exists: this runs before every agent command
+
     try:
         with open(path, encoding="utf-8-sig") as f:
             data = json.load(f)

@@ -10,7 +10,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rtk import config, permissions, shell
 from rtk.filters import classify
@@ -32,14 +32,18 @@ class Decision:
     reasons: tuple[str, ...]
 
 
-@dataclass
 class _Analysis:
-    segments: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    insertions: list[int] = field(default_factory=list)
-    reasons: list[str] = field(default_factory=list)
-    rtk_seen: bool = False
-    disabled: bool = False
+    """What one script (or `bash -c` script) holds: permission segments, problems, insertions."""
+
+    __slots__ = ("disabled", "insertions", "problems", "reasons", "rtk_seen", "segments")
+
+    def __init__(self, problems: list[str] | None = None) -> None:
+        self.segments: list[str] = []
+        self.problems: list[str] = problems or []
+        self.insertions: list[int] = []
+        self.reasons: list[str] = []
+        self.rtk_seen = False
+        self.disabled = False
 
     def merge(self, other: _Analysis, prefix: str) -> None:
         self.segments += other.segments
@@ -84,7 +88,7 @@ def splice(text: str, offsets: Sequence[int]) -> str:
 
 def _analyze(text: str, depth: int, downstream_ok: bool) -> _Analysis:
     script = shell.parse(text)
-    found = _Analysis(problems=list(script.problems))
+    found = _Analysis(list(script.problems))
     for inner in script.substitutions:
         found.segments += _analyze(inner, depth + 1, False).segments
     _walk_list(script.pipelines, downstream_ok, found, text, depth)
