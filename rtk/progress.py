@@ -96,7 +96,7 @@ class StatusLine:
 
     def resize(self) -> None:
         try:
-            self.width = os.get_terminal_size(self.fd).columns
+            self.width = os.get_terminal_size(self.fd).columns or 80  # 0: size never set
         except OSError:
             self.width = 80
 
