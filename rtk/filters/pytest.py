@@ -27,8 +27,9 @@ from rtk.filters.pytest_parts.tally import WarningTally, progress_counts, split_
 
 NOTHING: tuple[Line, ...] = ()
 Handler = Callable[[str, Stream], Iterable[Line]]
-DROPPED_SECTIONS = {"PASSES": "passing tests' output (PASSES)", "XPASSES": "XPASSES section",
-                    "XFAILURES": "tracebacks of expected failures (XFAILURES)"}
+DROPPED_SECTIONS = {"PASSES": "PASSES section: output of passing tests",
+                    "XPASSES": "XPASSES section: output of unexpectedly passing tests",
+                    "XFAILURES": "XFAILURES section: tracebacks of expected failures"}
 
 
 class PytestFilter(BaseFilter):
@@ -75,6 +76,8 @@ class PytestFilter(BaseFilter):
             return out
         if first == "I" and line.startswith("INTERNALERROR>"):
             self.failure_seen = True
+            if p.CARET_RE.match(line[14:]):
+                return NOTHING
             return (*self._close_block(), Line(line.rstrip(), stream))
         if (first.isdigit() or first == "n") and (m := p.stats_of(line.rstrip())) is not None:
             out = self._close_block()
@@ -151,6 +154,8 @@ class PytestFilter(BaseFilter):
         return False
 
     def _count_chars(self, path: str | None, chars: str) -> None:
+        if path is not None:
+            self._file = path
         dots = chars.count(".")
         self._dots += dots
         if dots == len(chars):
@@ -158,8 +163,6 @@ class PytestFilter(BaseFilter):
         for char in "FEsxXR":
             if char in chars:
                 self._chars[char] += chars.count(char)
-        if path is not None:
-            self._file = path
         for char in chars:
             if char in "FE":
                 self._ids.note(char, self._file, verbose=False)
@@ -197,14 +200,27 @@ class PytestFilter(BaseFilter):
         lines = block.render()
         self.elided = self.elided or block.elided
         title = self._block_title(block)
-        key = hash(tuple(lines))
-        if len(lines) > 1 and (first := self._seen_bodies.get(key)) is not None:
-            out.append(Line(f"{title}: same traceback as {first}", Stream.STDOUT))
-            return out
-        self._seen_bodies.setdefault(key, title.partition(" of ")[2] or title.partition(" ")[2])
+        name = title.partition(" of ")[2] or title.partition(" ")[2]
+        name = name.partition("::")[2] or name
         out.append(Line(title, Stream.STDOUT))
-        out.extend(Line(text, Stream.STDOUT) for text in lines)
+        out.extend(Line(text, Stream.STDOUT) for text in self._dedupe(block, lines, name))
         return out
+
+    def _dedupe(self, block: Block, lines: list[str], name: str) -> list[str]:
+        """A failure whose traceback (or its error part) was printed already refers to it."""
+        body, tail = lines[:block.body_len], block.error_tail()
+        whole = hash(tuple(body))
+        if len(body) > 1 and (first := self._seen_bodies.get(whole)) is not None:
+            return [f"(same traceback as {first})", *lines[block.body_len:]]
+        self._seen_bodies.setdefault(whole, name)
+        if tail < 0 or len(body) - tail < 3:
+            return lines
+        key = hash(("tail", *body[tail:]))
+        if (first := self._seen_bodies.get(key)) is not None:
+            return [*body[:tail], lines[block.first_error], f"(same error as {first})",
+                    *lines[block.body_len:]]
+        self._seen_bodies[key] = name
+        return lines
 
     def _block_title(self, block: Block) -> str:
         title = block.title
@@ -289,6 +305,7 @@ class PytestFilter(BaseFilter):
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._close_block()
         if exit_code == 5:
+            self.failure_seen = True  # the one line says why pytest exited 5
             return [*out, Line(self._no_tests_line(), Stream.STDOUT)]
         out.extend(Line(text, Stream.STDOUT) for text in self._ids.unreported())
         out.extend(Line(text, Stream.STDOUT) for text in self._markers())

@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from rtk.filters.base import elision_marker
 from rtk.filters.pytest_parts import patterns as p
 
+NO_SRC, KEEP_SRC, SKIP_SRC, CONTINUATION = 0, 1, 2, 3
+MAX_CONTINUATION = 5  # lines of a multi-line failing statement kept after its `>` line
+
 
 @dataclass(frozen=True)
 class Caps:
@@ -54,7 +57,8 @@ class Block:
         self.first_func: str | None = None
         self._def_name: str | None = None
         self._native = False
-        self._want_src = False
+        self._want_src = NO_SRC
+        self._continued = 0
         self._e_kept = 0
         self._e_dropped = 0
         self._e_marker_at = -1
@@ -62,6 +66,8 @@ class Block:
         self._tb_tail: deque[str] = deque(maxlen=caps.tb_tail)
         self._tb_dropped = 0
         self._captures: list[_Capture] = []
+        self.first_error = -1  # index in `out` of the first E line
+        self.body_len = 0      # lines of `out` before the captured output
 
     def add(self, line: str) -> None:
         if self._captures:
@@ -71,7 +77,7 @@ class Block:
         if first == "E" and (len(line) == 1 or line[1] == " "):
             self._add_error(line)
         elif first == ">":
-            self._want_src = False
+            self._want_src, self._continued = CONTINUATION, 0
             self._add_tb("> " + line[1:].strip())
         elif first in (" ", "\t"):
             self._add_indented(line)
@@ -84,13 +90,23 @@ class Block:
         if self._indented_is_message:
             self._add_error(line)
         elif self._native and (m := p.NATIVE_FILE_RE.match(line)):
-            self._note_first(m.group(1), m.group(3))
-            self._want_src = True
-            self._add_tb(line.strip())
-        elif self._want_src and not p.CARET_RE.match(line):
-            self._want_src = False
-            self._add_tb("> " + line.strip())
-        elif self._native and line.strip() and not p.CARET_RE.match(line):
+            # pytest's and pluggy's own frames are plumbing, not part of the failure
+            plumbing = p.PLUMBING_RE.search(m.group(1)) is not None
+            self._want_src = SKIP_SRC if plumbing else KEEP_SRC
+            if not plumbing:
+                self._note_first(m.group(1), m.group(3))
+                self._add_tb(line.strip())
+        elif p.CARET_RE.match(line):
+            return
+        elif self._want_src == CONTINUATION:
+            if line.strip() and self._continued < MAX_CONTINUATION:
+                self._continued += 1
+                self._add_tb("  " + line.strip())
+        elif self._want_src:
+            keep, self._want_src = self._want_src == KEEP_SRC, NO_SRC
+            if keep:
+                self._add_tb("> " + line.strip())
+        elif self._native and line.strip():
             self._add_native_message(line)
         elif self._def_name is None and self.first_file is None and (m := p.DEF_RE.match(line)):
             self._def_name = m.group(1)
@@ -100,7 +116,7 @@ class Block:
             message = m.group(3) or ""
             short_style = message.startswith("in ")
             self._note_first(m.group(1), message[3:] if short_style else self._def_name)
-            self._want_src = short_style
+            self._want_src = KEEP_SRC if short_style else NO_SRC
             self._add_tb(line.rstrip())
         elif line == p.NATIVE_START:
             self._native = True
@@ -125,12 +141,15 @@ class Block:
 
     def _add_error(self, line: str) -> None:
         self._flush_tb()
+        self._want_src = NO_SRC
         cap = self.caps.e_lines
         if cap is not None and self._e_kept >= cap:
             if not self._e_dropped:
                 self._e_marker_at = len(self.out)
             self._e_dropped += 1
             return
+        if self.first_error < 0:
+            self.first_error = len(self.out)
         self._e_kept += 1
         self.out.append(line.rstrip())
 
@@ -165,12 +184,21 @@ class Block:
         capture.total += 1
         capture.lines.append(line.rstrip())
 
+    def error_tail(self) -> int:
+        """Where the part shared by failures with the same cause starts: the `>` line before the
+        first E line. -1 when there is no E line."""
+        start = self.first_error
+        if start > 0 and self.out[start - 1].startswith("> "):
+            start -= 1
+        return start
+
     def render(self) -> list[str]:
         self._flush_tb()
         out = self.out
         if self._e_dropped:
             self.elided = True
             out.insert(self._e_marker_at, elision_marker(self._e_dropped, "E lines"))
+        self.body_len = len(out)
         for capture in self._captures:
             while capture.lines and not capture.lines[-1]:
                 capture.lines.pop()

@@ -40,14 +40,18 @@ class IdResolver:
         queue = self.failed if kind == "F" else self.errors
         index = self._next[queue_name]
         tail = header_to_nodeid_tail(header)
+        # the first traceback entry is the test function itself: its file is the test's file
+        traced = (kind == "F" and bool(first_file) and first_func == base_name(header)
+                  and not str(first_file).startswith("/"))
         if index < len(queue):
             self._next[queue_name] = index + 1
             candidate = queue[index]
             if "::" in candidate and (candidate == tail or candidate.endswith("::" + tail)):
                 return self._report(candidate)
-            if candidate and "::" not in candidate and not self.unsure and not self.verbose:
+            by_file = candidate and "::" not in candidate and not self.unsure and not self.verbose
+            if by_file and not (traced and first_file != candidate):
                 return self._report(f"{candidate}::{tail}")
-        if kind == "F" and first_file and first_func == base_name(header) and not first_file.startswith("/"):
+        if traced:
             return self._report(f"{first_file}::{tail}")
         self.bare_reported.add(tail)
         return header

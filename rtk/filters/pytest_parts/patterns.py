@@ -31,13 +31,14 @@ COUNT_RE = re.compile(r"(\d+) ([a-z]+(?: [a-z]+)?)")
 LOCATION_RE = re.compile(r"^([^\s:>][^:]*?):(\d+):(?: (.*))?$")
 # --tb=native: `  File "/abs/tests/test_a.py", line 12, in test_b`
 NATIVE_FILE_RE = re.compile(r'^\s+File "([^"]+)", line (\d+)(?:, in (.*))?$')
+PLUMBING_RE = re.compile(r"[/\\\\](?:_pytest|pluggy)[/\\\\]")
 NATIVE_START = "Traceback (most recent call last):"
 CHAIN_LINES = frozenset({
     "The above exception was the direct cause of the following exception:",
     "During handling of the above exception, another exception occurred:",
 })
 DEF_RE = re.compile(r"^\s*(?:async\s+)?def (\w+)\(")
-LOCALS_RE = re.compile(r"^[A-Za-z_][\w.]* = ")
+LOCALS_RE = re.compile(r"^[A-Za-z_][\w.]* +=(?: |$)")
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
 # Lines pytest prints in an ERRORS/FAILURES block that say nothing the agent needs.
 BLOCK_NOISE = frozenset({"Traceback:", "Hint: make sure your test modules/packages have valid Python names."})

@@ -5,7 +5,7 @@ from collections import Counter
 
 from rtk.filters.pytest_parts import patterns as p
 
-PROGRESS_WORDS = {".": "passed", "F": "failed", "E": "error", "s": "skipped", "x": "xfailed",
+PROGRESS_WORDS = {"F": "failed", ".": "passed", "s": "skipped", "x": "xfailed", "E": "error",
                   "X": "xpassed", "R": "rerun"}
 
 
