@@ -34,11 +34,16 @@ class Rules:
     def __init__(self, allow: Sequence[Rule] = (), ask: Sequence[Rule] = (), deny: Sequence[Rule] = ()) -> None:
         self.allow, self.ask, self.deny = tuple(allow), tuple(ask), tuple(deny)
 
-    def verdict(self, segments: Iterable[str]) -> tuple[str, str]:
-        """(DENY|ASK|ALLOW|DEFAULT, one line saying why)."""
+    def verdict(self, segments: Iterable[str], peeled: Iterable[str] = ()) -> tuple[str, str]:
+        """(DENY|ASK|ALLOW|DEFAULT, one line saying why).
+
+        `peeled` are segments without their env prefix and wrappers (`timeout 9 git push` ->
+        `git push`): deny and ask rules see them too, allow rules never do (that would permit
+        more than the host)."""
         segs = [s.strip() for s in segments if s.strip()]
+        strict = segs + [s.strip() for s in peeled if s.strip()]
         for kind, rules in ((DENY, self.deny), (ASK, self.ask)):
-            for seg in segs:
+            for seg in strict:
                 if rule := _first(rules, seg):
                     return kind, f"{kind} rule {rule.text} matches `{seg}`"
         if not (self.allow or self.ask or self.deny):

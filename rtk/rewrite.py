@@ -35,10 +35,11 @@ class Decision:
 class _Analysis:
     """What one script (or `bash -c` script) holds: permission segments, problems, insertions."""
 
-    __slots__ = ("disabled", "insertions", "problems", "reasons", "rtk_seen", "segments")
+    __slots__ = ("disabled", "insertions", "peeled", "problems", "reasons", "rtk_seen", "segments")
 
     def __init__(self, problems: list[str] | None = None) -> None:
         self.segments: list[str] = []
+        self.peeled: list[str] = []  # segments without env prefix and wrappers: for deny/ask only
         self.problems: list[str] = problems or []
         self.insertions: list[int] = []
         self.reasons: list[str] = []
@@ -47,6 +48,7 @@ class _Analysis:
 
     def merge(self, other: _Analysis, prefix: str) -> None:
         self.segments += other.segments
+        self.peeled += other.peeled
         self.problems += other.problems
         self.reasons += [prefix + reason for reason in other.reasons]
         self.rtk_seen |= other.rtk_seen
@@ -58,7 +60,7 @@ def decide(command: str, host: str | None = "claude", *, cwd: str | None = None)
     if not command.strip():
         return Decision(1, "", ("empty command",))
     found = _analyze(command, 0, True)
-    verdict, why = permissions.load(host, cwd).verdict(found.segments)
+    verdict, why = permissions.load(host, cwd).verdict(found.segments, found.peeled)
     reasons = found.reasons
     if verdict == permissions.DENY:
         return Decision(2, "", (*reasons, f"permissions ({host}): {why} -> exit 2"))
@@ -90,7 +92,9 @@ def _analyze(text: str, depth: int, downstream_ok: bool) -> _Analysis:
     script = shell.parse(text)
     found = _Analysis(list(script.problems))
     for inner in script.substitutions:
-        found.segments += _analyze(inner, depth + 1, False).segments
+        sub = _analyze(inner, depth + 1, False)
+        found.segments += sub.segments
+        found.peeled += sub.peeled
     _walk_list(script.pipelines, downstream_ok, found, text, depth)
     return found
 
@@ -132,6 +136,8 @@ def _simple(cmd: shell.Command, ok: bool, found: _Analysis, src: str, depth: int
         found.disabled = True
     words = cmd.words
     i, why = _peel(words, len(cmd.assignments), found)
+    if i is not None and 0 < i < len(words):
+        found.peeled.append(" ".join(w.text for w in words[i:]))
     if i is None or i >= len(words):
         if why:
             found.reasons.append(f"`{seg}`: keep ({why})")
