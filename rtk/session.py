@@ -20,15 +20,15 @@ from rtk.exits import SIGNAL_BASE, exit_status
 from rtk.filters.base import Stream
 from rtk.pipeline import HOLD_SECONDS, OutputPipeline, Writer, build_pipeline
 from rtk.pty_child import Spawned
-from rtk.runner import FORWARDED, KILL_GRACE_SECONDS, READ_SIZE, Terminal
+from rtk.runner import FORWARDED, KILL_GRACE_SECONDS, READ_SIZE, EarlySignals, Terminal, forward_signal
 
 
 class RunSession:
     def __init__(self, argv: list[str], filter_name: str, cfg: config.Config, spawned: Spawned,
-                 early_signals: list[int], started: float, t0: float, terminal: Terminal) -> None:
+                 early: EarlySignals, started: float, t0: float, terminal: Terminal) -> None:
         self.argv, self.cfg, self.child = argv, cfg, spawned.child
         self.spawned = spawned
-        self.early_signals = early_signals
+        self.early = early
         self.started, self.t0 = started, t0
         self.signal_received: int | None = None
         self.accountant = accounting.start(argv, filter_name)
@@ -104,8 +104,8 @@ class RunSession:
         with trio.open_signal_receiver(*FORWARDED, signal.SIGWINCH) as receiver:
             task_status.started()
             self.spawned.sync_window_size(Stream.STDOUT)  # a resize while trio was loading
-            for signum in self.early_signals:
-                self._forward(signum, nursery)
+            for signum in self.early.received:
+                self._forward(signum, nursery, send=signum in self.early.unsent)
             async for signum in receiver:
                 if signum == signal.SIGWINCH:
                     self._resized()
@@ -121,11 +121,11 @@ class RunSession:
         if self.status is not None:
             self.status.resize()
 
-    def _forward(self, signum: int, nursery: trio.Nursery) -> None:
+    def _forward(self, signum: int, nursery: trio.Nursery, send: bool = True) -> None:
         first = self.signal_received is None
         self.signal_received = signum
-        if self.child.poll() is None:
-            self.child.send_signal(signum)
+        if send:
+            forward_signal(self.child, signum)
         if first:
             nursery.start_soon(self._kill_after_grace)
 
