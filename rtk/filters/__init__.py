@@ -10,15 +10,13 @@ import importlib
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from rtk.filters.base import Filter, FilterContext
 
 
-@dataclass(frozen=True)
-class FilterSpec:
+class FilterSpec(NamedTuple):
     """A registered filter: the module that builds it and the commands it serves (for `rtk filters`)."""
 
     name: str
@@ -63,8 +61,7 @@ PYTHON_RE = re.compile(r"python(\d+(\.\d+)?)?")
 PY_RUNNERS = {"uv": "run", "poetry": "run", "hatch": "run", "pdm": "run", "pipenv": "run"}
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(NamedTuple):
     """The registry's verdict on an argv: which filter, and whether a hook may route it there."""
 
     filter: str
