@@ -16,7 +16,6 @@ Standard library only, and no clock reading outside `StatusLine`: `render()` is 
 from __future__ import annotations
 
 import os
-import platform
 import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -29,7 +28,7 @@ ERASE = b"\r\x1b[K"
 DIM, RESET = "\x1b[2m", "\x1b[0m"
 COMMAND_WIDTH = 40
 DEV_TTY = os.makedev(5, 0)  # /dev/tty: the controlling terminal, which the command shares with rtk
-READ_SYSCALLS = {"x86_64": (0, 19), "aarch64": (63, 65)}.get(platform.machine(), ())  # read, readv
+READ_SYSCALLS = {"x86_64": (0, 19), "aarch64": (63, 65)}.get(os.uname().machine, ())  # read, readv
 
 
 def render(frame: int, elapsed: float, command: str, counters: Mapping[str, int], width: int,

@@ -20,7 +20,8 @@ for i in range(2):
 print("done", flush=True)
 """
 COLOURS = """
-import sys
+import os, sys
+print("pager:", os.environ.get("PAGER"), os.environ.get("GIT_PAGER"), flush=True)
 print("\\x1b[31mred alert\\x1b[0m" if sys.stdout.isatty() else "no terminal", flush=True)
 print("\\x1b[1;33mwarning on stderr\\x1b[0m" if sys.stderr.isatty() else "no terminal", file=sys.stderr)
 """
@@ -87,9 +88,10 @@ def test_no_progress_flag_and_variable_silence_the_status_line(script, tmp_path:
 
 
 def test_kept_lines_keep_the_child_colours(script, tmp_path: Path) -> None:
-    output, status = run_to_end(spawn_rtk(script("colours.py", COLOURS), tmp_path))
+    output, status = run_to_end(spawn_rtk(script("colours.py", COLOURS), tmp_path, {"PAGER": "less"}))
     assert status == 0
     assert "\x1b[31mred alert" in output
+    assert "pager: cat cat" in output  # a pager cannot work behind a filter
     assert "\x1b[1;33mwarning on stderr" in output
 
 
@@ -101,9 +103,11 @@ def test_no_color_prints_the_kept_lines_plain(script, tmp_path: Path) -> None:
 
 
 def test_no_tty_flag_gives_the_child_pipes(script, tmp_path: Path) -> None:
-    output, status = run_to_end(spawn_rtk(["--no-tty", *script("colours.py", COLOURS)], tmp_path))
+    argv = ["--no-tty", *script("colours.py", COLOURS)]
+    output, status = run_to_end(spawn_rtk(argv, tmp_path, {"PAGER": "less", "GIT_PAGER": "more"}))
     assert status == 0
     assert output.count("no terminal") == 2
+    assert "pager: less more" in output  # pipes: the environment is untouched
 
 
 def test_piped_stdout_gets_no_status_line_and_no_ansi(script, tmp_path: Path) -> None:
