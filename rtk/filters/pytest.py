@@ -23,7 +23,7 @@ from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_ma
 from rtk.filters.pytest_parts import patterns as p
 from rtk.filters.pytest_parts.block import Block, Caps
 from rtk.filters.pytest_parts.ids import IdResolver
-from rtk.filters.pytest_parts.tally import WarningTally, progress_counts, split_stats
+from rtk.filters.pytest_parts.tally import SkipGroups, WarningTally, progress_counts, split_stats
 
 NOTHING: tuple[Line, ...] = ()
 Handler = Callable[[str, Stream], Iterable[Line]]
@@ -46,6 +46,7 @@ class PytestFilter(BaseFilter):
         self._block_kind = "F"
         self._line_block: Block | None = None
         self._warnings = WarningTally()
+        self._skips = SkipGroups()
         self._dots = 0
         self._chars: Counter[str] = Counter()
         self._stray = 0
@@ -54,6 +55,7 @@ class PytestFilter(BaseFilter):
         self._stats: tuple[str, str] | None = None
         self._passed_through = 0
         self._file = ""
+        self._short_keep = True
         self._seen_bodies: dict[int, str] = {}
 
     # -- dispatch -------------------------------------------------------------------------
@@ -151,7 +153,7 @@ class PytestFilter(BaseFilter):
         if line.startswith("[gw") and (m := p.XDIST_RE.match(line)) is not None:
             self._count_word(m.group(1), m.group(2))
             return True
-        return False
+        return line.endswith(" ") and p.VERBOSE_BARE_RE.match(line) is not None
 
     def _count_chars(self, path: str | None, chars: str) -> None:
         if path is not None:
@@ -192,8 +194,10 @@ class PytestFilter(BaseFilter):
         return self._line_mode(line)
 
     def _close_block(self) -> list[Line]:
+        """End whatever is still pending: a failure block, a --tb=line group, grouped skips."""
         block, self._block = self._block, None
         out = self._close_line_block()
+        out.extend(Line(text, Stream.STDOUT) for text in self._skips.flush())
         if block is None:
             return out
         self.failure_seen = True
@@ -272,16 +276,18 @@ class PytestFilter(BaseFilter):
         if line[:1] in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
             return special
         m = p.SHORT_RE.match(line.rstrip())
-        if m is None:
-            return (Line(line.rstrip(), stream),) if line.strip() else NOTHING
-        word, rest = m.groups()
+        if m is None:  # a message's further lines (-vv, CI): they follow their FAILED line's fate
+            return (Line(line.rstrip(), stream),) if line.strip() and self._short_keep else NOTHING
+        word, params, rest = m.group(1), m.group(2) or "", m.group(3)
+        self._short_keep = word not in ("PASSED", "FAILED", "ERROR")
         if word == "PASSED":
             return NOTHING
         if word in ("FAILED", "ERROR"):
             self.failure_seen = True
-            text = self._ids.summary_line(word, rest)
+            text = self._ids.summary_line(line[:line.index(word)] + word, params, rest)
+            self._short_keep = text is not None and text.endswith(rest)
             return (Line(text, stream),) if text is not None else NOTHING
-        return (Line(line.rstrip(), stream),)
+        return [Line(text, stream) for text in self._skips.add(line.rstrip())]
 
     def _drop_section(self, line: str, stream: Stream) -> Iterable[Line]:
         if line[:1] in "=!I0123456789n" and (special := self._special(line, stream)) is not None:

@@ -123,7 +123,8 @@ class Block:
         elif (m := p.CAPTURE_RE.match(line)) is not None:
             self._flush_tb()
             self._captures.append(_Capture(m.group(1), self.caps.captured))
-        elif not (p.ENTRY_SEP_RE.match(line) or p.LOCALS_RE.match(line) or line in p.BLOCK_NOISE):
+        elif not (p.ENTRY_SEP_RE.match(line) or p.LOCALS_RE.match(line) or line in p.BLOCK_NOISE
+                  or p.XDIST_HEADER_RE.match(line)):
             self._add_other(line.rstrip())
 
     def _add_native_message(self, line: str) -> None:

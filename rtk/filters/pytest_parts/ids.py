@@ -11,14 +11,23 @@ test summary (or the end of the run) names the test in full.
 from __future__ import annotations
 
 
+def split_subtest(header: str) -> tuple[str, str]:
+    """`TestA.test_b (i=1)` (a failed subtest) -> (`TestA.test_b`, ` (i=1)`)."""
+    if header.endswith(")") and " (" in header:
+        name, _, params = header.partition(" (")
+        return name, " (" + params
+    return header, ""
+
+
 def header_to_nodeid_tail(header: str) -> str:
     """`TestA.test_b[1.5]` -> `TestA::test_b[1.5]` (dots inside the parameters stay)."""
+    header, subtest = split_subtest(header)
     name, bracket, params = header.partition("[")
-    return name.replace(".", "::") + bracket + params
+    return name.replace(".", "::") + bracket + params + subtest
 
 
 def base_name(header: str) -> str:
-    return header.partition("[")[0].rpartition(".")[2]
+    return split_subtest(header)[0].partition("[")[0].rpartition(".")[2]
 
 
 class IdResolver:
@@ -60,15 +69,17 @@ class IdResolver:
         self.reported.add(nodeid)
         return nodeid
 
-    def summary_line(self, word: str, rest: str) -> str | None:
-        """What to print for a short-summary FAILED/ERROR line: None when a block named it already."""
+    def summary_line(self, word: str, params: str, rest: str) -> str | None:
+        """What to print for a short-summary FAILED/ERROR line: None when a block named it already,
+        the id alone when a block showed the failure under its short name."""
         nodeid, sep, _message = rest.partition(" - ")
-        if nodeid in self.reported:
+        key = f"{nodeid} {params}" if params else nodeid
+        if key in self.reported:
             return None
-        self.reported.add(nodeid)
-        if sep and nodeid.rpartition("::")[2] in self.bare_reported:
-            return f"{word} {nodeid}"
-        return f"{word} {rest}"
+        self.reported.add(key)
+        if sep and key.partition("::")[2] in self.bare_reported or key.rpartition("::")[2] in self.bare_reported:
+            return f"{word}{params} {nodeid}"
+        return f"{word}{params} {rest}"
 
     def unreported(self) -> list[str]:
         """Failing tests the progress named but nothing printed (e.g. --tb=no -rN)."""

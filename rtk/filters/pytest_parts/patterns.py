@@ -19,6 +19,8 @@ CAPTURE_RE = re.compile(r"^-{2,} ((?:Captured|captured) .*?) -{2,}$")
 PROGRESS_RE = re.compile(r"^(?:(\S+) )?([.FEsxXR]+) *(?:\[ *\d+(?:%|/\d+)\])?$")
 # -v / -vv: `tests/test_a.py::test_b[1] PASSED   [ 40%]` and xdist's `[gw0] [ 40%] PASSED id`.
 VERBOSE_RE = re.compile(r"^(\S[^ ]*?::.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: .*)?$")
+# -v with subtests: the id alone (`tests/test_a.py::TestA::test_b `) before the result line.
+VERBOSE_BARE_RE = re.compile(r"^\S[^ ]*::\S.* $")
 XDIST_RE = re.compile(r"^\[gw\d+\] (?:\[ *\d+(?:%|/\d+)\] )?(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S.*?)\s*$")
 
 # The stats line: `3 failed, 1 passed, 2 warnings in 0.12s (0:00:00)` or `no tests ran in 0.01s`.
@@ -44,7 +46,9 @@ CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
 BLOCK_NOISE = frozenset({"Traceback:", "Hint: make sure your test modules/packages have valid Python names."})
 
 # The short test summary: `FAILED id - message`, `ERROR id`, `SKIPPED [2] file:12: reason`.
-SHORT_RE = re.compile(r"^(FAILED|ERROR|PASSED|SKIPPED|XFAIL|XPASS) (.*)$")
+SHORT_RE = re.compile(r"^(?:SUB)?(FAILED|ERROR|PASSED|SKIPPED|XFAIL|XPASS)(\(.*?\))? (.*)$")
+
+SKIP_RE = re.compile(r"^SKIPPED \[(\d+)\] (.+?):(\d+): (.*)$")
 
 # Session header and collection lines; dropped wherever they appear before the run.
 HEADER_PREFIXES = (

@@ -66,3 +66,35 @@ def progress_counts(chars: Counter[str]) -> str:
     """`-qq` prints no stats line: the counts are read off the progress characters instead."""
     parts = [f"{chars[c]} {word}" for c, word in PROGRESS_WORDS.items() if chars.get(c)]
     return ", ".join(parts) if parts else "no tests ran"
+
+
+class SkipGroups:
+    """`SKIPPED [2] tests/a.py:12: Requires Windows` lines (-rs), grouped by reason:
+    `SKIPPED [34] Requires Windows: tests/a.py:12,40 tests/b.py:7`. Every location and count stays."""
+
+    LIMIT = 1000  # entries held before the groups are printed anyway
+
+    def __init__(self) -> None:
+        self._groups: dict[str, dict[str, list[str]]] = {}
+        self._counts: Counter[str] = Counter()
+        self._held = 0
+
+    def add(self, text: str) -> list[str]:
+        m = p.SKIP_RE.match(text)
+        if m is None:
+            return [*self.flush(), text]
+        count, path, line, reason = m.groups()
+        self._groups.setdefault(reason, {}).setdefault(path, []).append(line)
+        self._counts[reason] += int(count)
+        self._held += 1
+        return self.flush() if self._held >= self.LIMIT else []
+
+    def flush(self) -> list[str]:
+        out = []
+        for reason, by_path in self._groups.items():
+            where = " ".join(f"{path}:{','.join(lines)}" for path, lines in by_path.items())
+            out.append(f"SKIPPED [{self._counts[reason]}] {reason}: {where}")
+        self._groups.clear()
+        self._counts.clear()
+        self._held = 0
+        return out
