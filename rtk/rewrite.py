@@ -10,10 +10,13 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from rtk import config, permissions, shell
+from rtk import paths, permissions, shell
 from rtk.filters import classify
+
+if TYPE_CHECKING:
+    from rtk.config import Config
 
 MAX_DEPTH = 10
 NEVER = frozenset({"cd", "echo", "printf", "export", "source", ".", "set", "unset", "true", "false",
@@ -23,13 +26,39 @@ SHELLS = frozenset({"bash", "sh"})
 DISABLED_REASON = "RTK_DISABLED is assigned in the command's env prefix"
 
 
-@dataclass(frozen=True)
 class Decision:
-    """`code` as in spec/rewrite.md; `command` the rewrite for 0 and 3, else ""; one reason a line."""
+    """`code` as in spec/rewrite.md; `command` the rewrite for 0 and 3, else ""; one reason a line.
 
+    Behaves as `@dataclass(frozen=True)` (positional or keyword init, equality, hash, immutable)
+    without importing dataclasses, whose `inspect` import costs more than the whole lexer.
+    """
+
+    __slots__ = ("code", "command", "reasons")
     code: int
     command: str
     reasons: tuple[str, ...]
+
+    def __init__(self, code: int, command: str, reasons: tuple[str, ...]) -> None:
+        for name, value in (("code", code), ("command", command), ("reasons", tuple(reasons))):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Decision is immutable (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Decision is immutable (cannot delete {name!r})")
+
+    def _key(self) -> tuple[int, str, tuple[str, ...]]:
+        return (self.code, self.command, self.reasons)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Decision and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Decision(code={self.code!r}, command={self.command!r}, reasons={self.reasons!r})"
 
 
 class _Analysis:
@@ -64,7 +93,7 @@ def decide(command: str, host: str | None = "claude", *, cwd: str | None = None)
     reasons = found.reasons
     if verdict == permissions.DENY:
         return Decision(2, "", (*reasons, f"permissions ({host}): {why} -> exit 2"))
-    if config.run_disabled():
+    if _run_disabled():
         return Decision(1, "", (*reasons, "RTK_DISABLED is set in the environment -> exit 1"))
     if found.disabled:
         return Decision(1, "", (*reasons, f"{DISABLED_REASON} -> exit 1"))
@@ -186,7 +215,7 @@ def _command(words: list[shell.Word], i: int, ok: bool, found: _Analysis, depth:
         return f"keep (the {match.filter} filter serves it, but it is never rewritten)"
     if entry := _excluded(argv):
         return f"keep (excluded by [hooks] exclude_commands entry {entry!r})"
-    if config.load().filter_disabled(argv):
+    if (cfg := _config()) is not None and cfg.filter_disabled(argv):
         return "keep (its filter is disabled in [filters] disabled)"
     if not ok:
         return "keep (piped into a command that consumes its exact output)"
@@ -208,13 +237,32 @@ def _shell_c(script: shell.Word, ok: bool, found: _Analysis, depth: int) -> str:
     return "script rewritten inside" if inner.insertions else "script looked into"
 
 
+def _config() -> Config | None:
+    """The loaded config, or None without importing the config module when there is no file."""
+    if not paths.config_file().exists():
+        return None
+    from rtk import config
+
+    return config.load()
+
+
+def _run_disabled() -> bool:
+    if "RTK_DISABLED" not in os.environ:
+        return False
+    from rtk import config
+
+    return config.run_disabled()
+
+
 _compiled: tuple[object, list[tuple[str, re.Pattern[str] | None]]] | None = None
 
 
 def _exclusions() -> list[tuple[str, re.Pattern[str] | None]]:
     """`[hooks] exclude_commands`, compiled once per loaded config; a bad regex is said once."""
     global _compiled
-    cfg = config.load()
+    cfg = _config()
+    if cfg is None:
+        return []
     if _compiled is None or _compiled[0] is not cfg:
         entries: list[tuple[str, re.Pattern[str] | None]] = []
         for entry in cfg.get("hooks", "exclude_commands") or []:

@@ -502,6 +502,11 @@ def _ansi_escape(src: str, pos: int) -> tuple[str, int]:
         digits = re.match(r"[0-7]{1,3}", src[pos + 1:pos + 4])
         assert digits is not None
         return _byte(int(digits.group(), 8) & 0xFF), 1 + digits.end()
+    if c == "x" and src.startswith("{", pos + 2):  # bash's \x{HHH...}: low byte, NUL if empty
+        digits = re.match(r"[0-9a-fA-F]*", src[pos + 3:])
+        assert digits is not None
+        closed = src.startswith("}", pos + 3 + digits.end())
+        return _byte(int(digits.group() or "0", 16) & 0xFF), 3 + digits.end() + closed
     if c in ("x", "u", "U"):
         limit = {"x": 2, "u": 4, "U": 8}[c]
         digits = re.match(f"[0-9a-fA-F]{{1,{limit}}}", src[pos + 2:pos + 2 + limit])

@@ -2,8 +2,8 @@
 must be exactly the argv bash passes.
 
 Every generated command name starts with `zq`, so bash finds no such command and calls
-`command_not_found_handle` with the full argv, which we print NUL-separated to fd 3 (so pipes and
-`2>&1` don't swallow it). Pipeline stages and `&` jobs run concurrently, so argvs are compared as
+`command_not_found_handle` with the full argv, which we print NUL-separated to a file (so pipes
+and `2>&1` don't swallow it). Pipeline stages and `&` jobs run concurrently, so argvs are compared as
 sorted lists.
 """
 from __future__ import annotations
@@ -21,26 +21,30 @@ from rtk import shell
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 
-HEADER = ('command_not_found_handle() { printf \'%s\\0\' "$#" "$@" >&3; return 0; }\n'
-          'exec 3>>"$RTK_ARGV_OUT"\n')
+# Each not-found command runs in its own forked child: one file per child, because bash flushes
+# stdout at every newline inside an argument and concurrent stages would interleave.
+HEADER = ('command_not_found_handle() { printf \'%s\\0\' "$#" "$@" >>"$RTK_ARGV_DIR/$BASHPID"; '
+          'return 0; }\n')
 BARE = "abcdefxyzABCXYZ0123456789-_./:,+%@^!#="
 TEXT = st.text(st.sampled_from(list("abc xyz-_./\t\n;&|()<>$`\\\"'#*?[]{}~!=é日")), max_size=8)
 
 
 def bash_argvs(command: str, workdir: Path) -> list[tuple[bytes, ...]]:
-    out = workdir / "argv.bin"
-    out.write_bytes(b"")
-    env = {"PATH": "/nonexistent", "RTK_ARGV_OUT": str(out), "LC_ALL": "C.UTF-8", "HOME": str(workdir)}
+    out = workdir / "argv"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    env = {"PATH": "/nonexistent", "RTK_ARGV_DIR": str(out), "LC_ALL": "C.UTF-8", "HOME": str(workdir)}
     script = HEADER + command + " \nwait\n"
     proc = subprocess.run(["/bin/bash", "-c", script], cwd=workdir, env=env, capture_output=True,
                           timeout=20, check=False)
     assert b"syntax error" not in proc.stderr, proc.stderr
-    fields = out.read_bytes().split(b"\0")
-    argvs, i = [], 0
-    while i < len(fields) - 1:
-        count = int(fields[i])
-        argvs.append(tuple(fields[i + 1:i + 1 + count]))
-        i += 1 + count
+    argvs = []
+    for record in out.iterdir():
+        fields, i = record.read_bytes().split(b"\0"), 0
+        while i < len(fields) - 1:
+            count = int(fields[i])
+            argvs.append(tuple(fields[i + 1:i + 1 + count]))
+            i += 1 + count
     return sorted(argvs)
 
 
@@ -67,7 +71,8 @@ def _double(text: str) -> str:
 
 
 ANSI_ESCAPES = st.sampled_from([r"\n", r"\t", r"\\", r"\'", r"\"", r"\x41", r"\x7e", r"\101", r"\e",
-                                r"\a", r"\?", r"\cA", r"\u00e9", r"\u65e5", r"\q", r"\x", r"\7"])
+                                r"\a", r"\?", r"\cA", r"\u00e9", r"\u65e5", r"\q", r"\x", r"\7",
+                                r"\x{41}", r"\x{4142}", r"\x{7e"])
 
 
 @st.composite
@@ -146,6 +151,7 @@ def test_lexer_words_equal_bash_argv(tmp_path: Path, command: str) -> None:
     "zqa 2>&1 | zqb 2>/dev/null </dev/null",
     "zqa '' \"\" $'' x''y",
     "zqa\\\nb",
+    "zqa $'\\x{41}\\x{4142}\\x{7e' $'\\x{4'",
     "zqa \"$\" a$ '$(x)' \"\\$(y)\"",
 ])
 def test_known_lines_equal_bash_argv(tmp_path: Path, command: str) -> None:
@@ -154,4 +160,4 @@ def test_known_lines_equal_bash_argv(tmp_path: Path, command: str) -> None:
 
 def test_oracle_sees_every_command(tmp_path: Path) -> None:
     assert bash_argvs("zqa 1 | zqb 2 & zqc 3", tmp_path) == [(b"zqa", b"1"), (b"zqb", b"2"), (b"zqc", b"3")]
-    assert os.path.exists(tmp_path / "argv.bin")
+    assert os.path.isdir(tmp_path / "argv")

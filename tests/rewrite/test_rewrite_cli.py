@@ -145,3 +145,15 @@ def test_importtime_lists_no_heavy_module(tmp_path: Path) -> None:
     imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()}
     assert "rtk.rewrite" in imported
     assert not imported & {"trio", "tiktoken", "click", "sqlite3", "_sqlite3"}
+
+
+def test_decision_behaves_like_a_frozen_dataclass() -> None:
+    from rtk.rewrite import Decision
+
+    one = Decision(3, "rtk git status", ("why",))
+    assert one == Decision(code=3, command="rtk git status", reasons=("why",))
+    assert hash(one) == hash(Decision(3, "rtk git status", ("why",)))
+    assert one != Decision(1, "", ())
+    with pytest.raises(AttributeError):
+        one.code = 0  # type: ignore[misc]
+    assert "code=3" in repr(one)
