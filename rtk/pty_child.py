@@ -7,8 +7,11 @@ and filters rely on knowing which stream a line came from (cargo's diagnostics l
 
 Decisions, each one a trade-off:
 - The child stays in rtk's session and process group, with rtk's stdin; the ptys are only its
-  output. `/dev/tty` is still the user's terminal (password prompts work), Ctrl-C and Ctrl-Z reach
-  the child from the kernel as they would without rtk, and rtk still forwards what it receives.
+  output (no new session, unlike pexpect's ptyprocess). `/dev/tty` is still the user's terminal
+  (password prompts work), Ctrl-C and Ctrl-Z reach the child from the kernel as they would
+  without rtk; rtk forwards the signals it receives except a Ctrl-C the child already got
+  (runner.forward_signal). The ptys are nobody's controlling terminal, so a resize is passed on
+  by hand: rtk resizes them, then sends the child SIGWINCH.
 - The ptys get rtk's window size, and no output post-processing (ONLCR off), so the bytes rtk
   reads, spools for recall and counts are the bytes the child wrote, as on a pipe.
 - A filtered child gets `PAGER=cat` and `GIT_PAGER=cat`: a pager cannot work behind a filter
