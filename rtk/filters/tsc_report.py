@@ -88,10 +88,12 @@ class Report:
         group, self._group, self._held = self._group, {}, 0
         if not group or self._file is None:
             return []
-        texts = self._group_header(self._file)
+        texts: list[str] = []
         for positions, diag in group.values():
-            texts.extend(self._entry(positions, diag))
-        self._group_lines += len(texts)
+            entry = self._entry(positions, diag)
+            texts.extend(self._group_header(self._file))
+            texts.extend(entry)
+            self._group_lines += len(entry)
         stream = next(iter(group.values()))[1].stream
         return [Line(text, stream) for text in texts]
 
