@@ -476,10 +476,19 @@ class _WordBuilder:
                 lx.pos += 1
                 continue
             text, length = _ansi_escape(src, lx.pos)
-            if "\0" in text:
-                self.literal = False
-            self.add(text, lx.pos, "a")
             lx.pos += length
+            if "\0" in text:  # bash ends the $'...' string at a NUL byte
+                self._skip_ansi_rest()
+                return
+            self.add(text, lx.pos - length, "a")
+
+    def _skip_ansi_rest(self) -> None:
+        src, lx = self.src, self.lx
+        while lx.pos < len(src) and src[lx.pos] != "'":
+            lx.pos += 2 if src[lx.pos] == "\\" else 1
+        if lx.pos >= len(src):
+            raise ShellSyntaxError("unterminated $'")
+        lx.pos += 1
 
     def finish(self) -> Word:
         text = self.src[self.start:self.lx.pos]

@@ -72,7 +72,7 @@ def _double(text: str) -> str:
 
 ANSI_ESCAPES = st.sampled_from([r"\n", r"\t", r"\\", r"\'", r"\"", r"\x41", r"\x7e", r"\101", r"\e",
                                 r"\a", r"\?", r"\cA", r"\u00e9", r"\u65e5", r"\q", r"\x", r"\7",
-                                r"\x{41}", r"\x{4142}", r"\x{7e"])
+                                r"\x{41}", r"\x{4142}", r"\x{7e", r"\0", r"\x{}"])
 
 
 @st.composite
