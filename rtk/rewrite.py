@@ -174,7 +174,7 @@ def _simple(cmd: shell.Command, ok: bool, found: _Analysis, src: str, depth: int
     outcome = _command(words, i, ok, found, depth)
     if outcome is None:
         found.insertions.append(words[i].start)
-        outcome = f"rewrite -> `{seg[:words[i].start - cmd.start]}rtk {seg[words[i].start - cmd.start:]}`"
+        outcome = f"rewrite -> `{splice(src[cmd.start:cmd.end], [words[i].start - cmd.start])}`"
     found.reasons.append(f"`{seg}`: {outcome}")
 
 

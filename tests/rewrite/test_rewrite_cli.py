@@ -157,3 +157,8 @@ def test_decision_behaves_like_a_frozen_dataclass() -> None:
     with pytest.raises(AttributeError):
         one.code = 0  # type: ignore[misc]
     assert "code=3" in repr(one)
+
+
+def test_explain_shows_the_rewrite_of_the_source_text(capsys) -> None:
+    assert main(["--explain", "FOO=1    git   status"]) == 3
+    assert capsys.readouterr().out.splitlines()[0] == "`FOO=1 git status`: rewrite -> `FOO=1    rtk git   status`"
