@@ -192,13 +192,13 @@ def parse(source: str) -> Script:
     lexer = _Lexer(source, 0)
     try:
         lexer.run()
-    except ShellSyntaxError as exc:
+    except (ShellSyntaxError, RecursionError) as exc:
         lexer.problems.append(f"syntax: {exc}")
         return Script(source, _flat(lexer.tokens), lexer.problems, lexer.substitutions)
     parser = _Parser(lexer.tokens, lexer.problems)
     try:
         pipelines = parser.parse_list(None)
-    except ShellSyntaxError as exc:
+    except (ShellSyntaxError, RecursionError) as exc:
         lexer.problems.append(f"syntax: {exc}")
         pipelines = _flat(lexer.tokens)
     return Script(source, pipelines, lexer.problems, lexer.substitutions)

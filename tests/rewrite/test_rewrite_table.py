@@ -316,3 +316,26 @@ def test_spec_examples_with_settings(settings: Writer, command: str, rules: dict
 def test_enough_agent_cases() -> None:
     assert len(AGENT_COMMANDS) >= 150
     assert len({c for c, _, _ in AGENT_COMMANDS}) == len(AGENT_COMMANDS)
+
+
+@pytest.mark.parametrize("command", [
+    "(" * 3000 + "git status" + ")" * 3000,
+    "echo $(" * 2000 + "x" + ")" * 2000,
+    "bash -c " + "'bash -c \"" * 20,
+    "bash -c \"" + "bash -c \\\"" * 12 + "git status",
+])
+def test_pathological_input_is_a_plain_no(command: str) -> None:
+    assert decide(command).code == 1
+
+
+def _nest(script: str, levels: int) -> str:
+    for _ in range(levels):
+        script = 'bash -c "' + script.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return script
+
+
+def test_nesting_limit_for_bash_c() -> None:
+    assert decide(_nest("git status", 9)).command == _nest("rtk git status", 9)
+    deep = decide(_nest("git status", 10))
+    assert deep.code == 1
+    assert "nested deeper than 10" in deep.reasons[-1]
