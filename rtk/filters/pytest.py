@@ -27,6 +27,7 @@ from rtk.filters.pytest_parts.tally import SkipGroups, WarningTally, progress_co
 
 NOTHING: tuple[Line, ...] = ()
 Handler = Callable[[str, Stream], Iterable[Line]]
+INSIDE_BLOCK = frozenset(" \tE>")  # first characters that never start a header or section
 DROPPED_SECTIONS = {"PASSES": "PASSES section: output of passing tests",
                     "XPASSES": "XPASSES section: output of unexpectedly passing tests",
                     "XFAILURES": "XFAILURES section: tracebacks of expected failures"}
@@ -144,8 +145,12 @@ class PytestFilter(BaseFilter):
         return NOTHING
 
     def _progress(self, line: str) -> bool:
-        if (m := p.PROGRESS_RE.match(line)) is not None:
-            self._count_chars(m.group(1), m.group(2))
+        if (progress := p.progress_of(line)) is not None:
+            self._count_chars(*progress)
+            return True
+        passed = line.find(" PASSED")
+        if passed > 0 and "::" in line and line[0] != "[" and line.find(" ", 0, passed) >= line.find("::"):
+            self._dots += 1  # -v: `path::test[params] PASSED   [ 12%]`
             return True
         if (m := p.VERBOSE_RE.match(line)) is not None:
             self._count_word(m.group(2), m.group(1))
@@ -155,8 +160,8 @@ class PytestFilter(BaseFilter):
             return True
         return line.endswith(" ") and p.VERBOSE_BARE_RE.match(line) is not None
 
-    def _count_chars(self, path: str | None, chars: str) -> None:
-        if path is not None:
+    def _count_chars(self, path: str, chars: str) -> None:
+        if path:
             self._file = path
         dots = chars.count(".")
         self._dots += dots
@@ -181,7 +186,12 @@ class PytestFilter(BaseFilter):
     # -- FAILURES / ERRORS ------------------------------------------------------------------
 
     def _failures(self, line: str, stream: Stream) -> Iterable[Line]:
+        block = self._block
         first = line[:1]
+        if block is not None and first in INSIDE_BLOCK:  # the hot path: traceback lines
+            if not (block.quiet and first == " ") or (block.seeking_def and "def " in line):
+                block.add(line)
+            return NOTHING
         if first == "_" and (m := p.HEADER_RE.match(line)) is not None and not p.ENTRY_SEP_RE.match(line):
             out = self._close_block()
             self._block = Block(m.group(1) or m.group(2) or "", self._caps)

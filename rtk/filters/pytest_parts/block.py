@@ -68,19 +68,29 @@ class Block:
         self._captures: list[_Capture] = []
         self.first_error = -1  # index in `out` of the first E line
         self.body_len = 0      # lines of `out` before the captured output
+        # True when an indented line would be dropped anyway (source context): callers may skip
+        # add() for such lines, which is most of a long traceback.
+        self.quiet = False
+        self.seeking_def = True  # quiet lines holding `def ` must still reach add()
 
     def add(self, line: str) -> None:
         if self._captures:
             self._add_captured(line)
             return
+        self._add(line)
+        self.quiet = (self._want_src == NO_SRC and not self._native and not self._indented_is_message
+                      and not self._captures)
+        self.seeking_def = self._def_name is None and self.first_file is None
+
+    def _add(self, line: str) -> None:
         first = line[:1]
-        if first == "E" and (len(line) == 1 or line[1] == " "):
+        if first == " " or first == "\t":
+            self._add_indented(line)
+        elif first == "E" and (len(line) == 1 or line[1] == " "):
             self._add_error(line)
         elif first == ">":
             self._want_src, self._continued = CONTINUATION, 0
             self._add_tb("> " + line[1:].strip())
-        elif first in (" ", "\t"):
-            self._add_indented(line)
         elif first and not self._native:
             self._add_column0(line)
         elif first:
@@ -96,19 +106,22 @@ class Block:
             if not plumbing:
                 self._note_first(m.group(1), m.group(3))
                 self._add_tb(line.strip())
-        elif p.CARET_RE.match(line):
+        elif "^" in line and p.CARET_RE.match(line):
             return
         elif self._want_src == CONTINUATION:
-            if line.strip() and self._continued < MAX_CONTINUATION:
+            if line.strip():
                 self._continued += 1
                 self._add_tb("  " + line.strip())
+            if self._continued >= MAX_CONTINUATION:
+                self._want_src = NO_SRC
         elif self._want_src:
             keep, self._want_src = self._want_src == KEEP_SRC, NO_SRC
             if keep:
                 self._add_tb("> " + line.strip())
         elif self._native and line.strip():
             self._add_native_message(line)
-        elif self._def_name is None and self.first_file is None and (m := p.DEF_RE.match(line)):
+        elif (self._def_name is None and self.first_file is None and "def " in line
+              and (m := p.DEF_RE.match(line))):
             self._def_name = m.group(1)
 
     def _add_column0(self, line: str) -> None:

@@ -15,8 +15,10 @@ HEADER_RE = re.compile(r"^_{2,} (.*?) _{2,}$|^_ (.*?) _$")
 ENTRY_SEP_RE = re.compile(r"^(?:_ )+_?$")
 CAPTURE_RE = re.compile(r"^-{2,} ((?:Captured|captured) .*?) -{2,}$")
 
-# Progress of the default and -q modes: `tests/test_a.py ..F.s  [ 40%]` or `....F [ 40%]`.
-PROGRESS_RE = re.compile(r"^(?:(\S+) )?([.FEsxXR]+) *(?:\[ *\d+(?:%|/\d+)\])?$")
+PROGRESS_CHARS = ".FEsxXR"
+_COUNTER = r" *(?:\[ *\d+(?:%|/\d+)\])?$"
+BARE_PROGRESS_RE = re.compile(r"^([.FEsxXR]+)" + _COUNTER)
+FILE_PROGRESS_RE = re.compile(r"^(\S+) ([.FEsxXR]+)" + _COUNTER)
 # -v / -vv: `tests/test_a.py::test_b[1] PASSED   [ 40%]` and xdist's `[gw0] [ 40%] PASSED id`.
 VERBOSE_RE = re.compile(r"^(\S[^ ]*?::.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: .*)?$")
 # -v with subtests: the id alone (`tests/test_a.py::TestA::test_b `) before the result line.
@@ -60,6 +62,16 @@ XDIST_HEADER_RE = re.compile(r"^(?:\d+ workers? \[\d+ items?\]|\[gw\d+\] |gw\d+ 
 
 WARN_COUNT_RE = re.compile(r"^(\S.*): (\d+) warnings?$")
 WARN_CATEGORY_RE = re.compile(r":\d+: ([A-Za-z_][\w.]*?(?:Warning|Error|Exception)?): ")
+
+
+def progress_of(line: str) -> tuple[str, str] | None:
+    """Progress of the default and -q modes, `tests/test_a.py ..F.s  [ 40%]` or `....F [ 40%]`:
+    (file or "", result characters). This runs on most lines of a run, hence two anchored patterns
+    that never backtrack instead of one with an optional file part."""
+    m = BARE_PROGRESS_RE.match(line) if line[:1] in PROGRESS_CHARS else None
+    if m is None and (m := FILE_PROGRESS_RE.match(line)) is None:
+        return None
+    return (m.group(1), m.group(2)) if m.lastindex == 2 else ("", m.group(1))
 
 
 def stats_of(title: str) -> re.Match[str] | None:
