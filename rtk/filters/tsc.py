@@ -76,7 +76,7 @@ class TscFilter(BaseFilter):
                     diag.chain.append(text)
                 return True
             return False
-        if tl.is_frame(raw, text):
+        if diag.head.file is not None and tl.is_frame(raw, text):
             return True
         if diag.head.file is not None and (loc := tl.related_location(text)) is not None:
             diag.related.append((loc, []))
@@ -111,7 +111,7 @@ class TscFilter(BaseFilter):
             self._report.reported = count
             self._in_table = True
             return self._report.flush()
-        if (message := tl.status_message(text)) is not None:
+        if (message := tl.status_message(text)) is not None and (self._seen_tsc or tl.is_known_status(message)):
             self._mark_tsc()
             return self._status(message, stream)
         return self._not_diagnostic(text, stream)

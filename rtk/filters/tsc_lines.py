@@ -108,6 +108,11 @@ def is_build_progress(message: str) -> bool:
     return message.startswith(_BUILD_PROGRESS) or bool(_BUILD_PROGRESS_RE.match(message))
 
 
+def is_known_status(message: str) -> bool:
+    """A status message only tsc prints (so a timestamped line of another tool is not taken for it)."""
+    return is_cycle_start(message) or is_build_progress(message) or summary_count(message) is not None
+
+
 def is_build_list_item(text: str) -> bool:
     return text.startswith("    * ") and text.endswith(".json")
 

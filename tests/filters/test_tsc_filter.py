@@ -244,3 +244,9 @@ def test_tsc_commands_are_served_by_the_tsc_filter(command: str) -> None:
 def test_other_commands_are_not(command: str) -> None:
     match = classify(command.split())
     assert match is None or match.filter != "tsc"
+
+
+def test_a_timestamped_line_of_another_tool_is_not_taken_for_a_watch_status() -> None:
+    lines = ["12:30:45 - server listening on :8080", "[10:02:03 AM] ready"]
+    filt, out = run(lines, 0, ("npm", "run", "typecheck"))
+    assert out == lines and not filt.failure_seen
