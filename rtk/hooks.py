@@ -165,7 +165,12 @@ def escape_field(text: str) -> str:
 
 
 def _audit_enabled() -> bool:
-    """`[hooks] audit` in config.toml, overridden by RTK_HOOK_AUDIT (config.py applies both)."""
+    """`[hooks] audit` in config.toml, overridden by RTK_HOOK_AUDIT (config.py applies both).
+    The config module (dataclasses, inspect: ~15 ms) is imported only when one of them exists."""
+    from rtk import paths
+
+    if "RTK_HOOK_AUDIT" not in os.environ and not paths.config_file().exists():
+        return False
     from rtk import config
 
     return bool(config.load(report=False).get("hooks", "audit"))

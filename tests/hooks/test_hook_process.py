@@ -151,6 +151,19 @@ def test_hot_path_imports_only_the_standard_library(tmp_path: Path) -> None:
     assert not {"rtk.runner", "rtk.tracking", "rtk.tokens", "rtk.cli", "rtk.install"} & set(ours)
 
 
+def test_no_config_file_no_config_module() -> None:
+    """Without config.toml or RTK_* switches the hook never imports rtk.config (dataclasses, inspect)."""
+    probe = (
+        "import sys, io\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(b'{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}'))\n"
+        "from rtk.__main__ import main\n"
+        "main(['hook', 'claude'])\n"
+        "print(sorted(m for m in ('rtk.config', 'dataclasses', 'inspect') if m in sys.modules), file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert result.stderr.splitlines()[-1] == "[]"
+
+
 def test_audit_from_config_and_env_override(hermetic_rtk: Path, tmp_path: Path) -> None:
     config = hermetic_rtk / "config" / "rtk" / "config.toml"
     config.parent.mkdir(parents=True)
