@@ -50,6 +50,8 @@ class Block:
     def __init__(self, title: str, caps: Caps, indented_is_message: bool = False) -> None:
         self.title = title
         self._indented_is_message = indented_is_message
+        self._doctest = title.startswith("[doctest] ")
+        self._example = ""  # doctest: the last numbered source line, the failing example
         self.caps = caps
         self.out: list[str] = []
         self.elided = False
@@ -77,6 +79,9 @@ class Block:
         if self._captures:
             self._add_captured(line)
             return
+        if self._doctest:
+            self._add_doctest(line)
+            return
         self._add(line)
         self.quiet = (self._want_src == NO_SRC and not self._native and not self._indented_is_message
                       and not self._captures)
@@ -95,6 +100,21 @@ class Block:
             self._add_column0(line)
         elif first:
             self._add_native_message(line)
+
+    def _add_doctest(self, line: str) -> None:
+        """`070 source` lines are the docstring up to the failing example; the rest (Expected:,
+        Got:, the values, UNEXPECTED EXCEPTION, the location) is the error message."""
+        if p.DOCTEST_SOURCE_RE.match(line):
+            self._example = line.rstrip()
+            return
+        if (m := p.CAPTURE_RE.match(line)) is not None:
+            self._captures.append(_Capture(m.group(1), self.caps.captured))
+            return
+        if self._example:
+            self._add_tb(self._example)
+            self._example = ""
+        if line.strip():
+            self._add_error(line.rstrip())
 
     def _add_indented(self, line: str) -> None:
         if self._indented_is_message:

@@ -20,7 +20,10 @@ def split_subtest(header: str) -> tuple[str, str]:
 
 
 def header_to_nodeid_tail(header: str) -> str:
-    """`TestA.test_b[1.5]` -> `TestA::test_b[1.5]` (dots inside the parameters stay)."""
+    """`TestA.test_b[1.5]` -> `TestA::test_b[1.5]` (dots inside the parameters stay);
+    `[doctest] pkg.mod.func` -> `pkg.mod.func`, the doctest item's name."""
+    if header.startswith("[doctest] "):
+        return header[len("[doctest] "):]
     header, subtest = split_subtest(header)
     name, bracket, params = header.partition("[")
     return name.replace(".", "::") + bracket + params + subtest

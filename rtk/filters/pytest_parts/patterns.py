@@ -41,6 +41,7 @@ CHAIN_LINES = frozenset({
     "The above exception was the direct cause of the following exception:",
     "During handling of the above exception, another exception occurred:",
 })
+DOCTEST_SOURCE_RE = re.compile(r"^\d{3,} ")
 DEF_RE = re.compile(r"^\s*(?:async\s+)?def (\w+)\(")
 LOCALS_RE = re.compile(r"^[A-Za-z_][\w.]* +=(?: |$)")
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
