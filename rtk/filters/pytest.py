@@ -126,8 +126,8 @@ class PytestFilter(BaseFilter):
         if self._progress(line):
             self._handler = self._run
             return NOTHING
-        if self._header_seen:
-            return NOTHING  # plugins' header lines
+        if self._header_seen and not line.lstrip().startswith("<"):
+            return NOTHING  # plugins' header lines; `<Module x.py>` is the --collect-only tree
         self._passed_through += 1
         return (Line(line.rstrip(), stream),)
 
