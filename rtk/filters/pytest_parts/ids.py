@@ -10,6 +10,8 @@ test summary (or the end of the run) names the test in full.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 
 def split_subtest(header: str) -> tuple[str, str]:
     """`TestA.test_b (i=1)` (a failed subtest) -> (`TestA.test_b`, ` (i=1)`)."""
@@ -85,11 +87,21 @@ class IdResolver:
         return f"{word}{params} {rest}"
 
     def unreported(self) -> list[str]:
-        """Failing tests the progress named but nothing printed (e.g. --tb=no -rN)."""
-        out = []
+        """Failing tests the progress named but nothing printed (e.g. --tb=no -rN): by id (-v), or
+        else by file with a count (default progress names only the file of each `F`)."""
+        out: list[str] = []
         for word, queue in (("FAILED", self.failed), ("ERROR", self.errors)):
+            files: Counter[str] = Counter()
             for where in queue:
                 if "::" in where and where not in self.reported:
                     out.append(f"{word} {where}")
                     self.reported.add(where)
+                elif "::" not in where and where and not self._named_in(where):
+                    files[where] += 1
+            out.extend(f"{word} in {path} ({count} test{'s' if count > 1 else ''}, ids not printed)"
+                       for path, count in files.items())
         return out
+
+    def _named_in(self, path: str) -> bool:
+        prefix = path + "::"
+        return any(nodeid.startswith(prefix) for nodeid in self.reported) or bool(self.bare_reported)
