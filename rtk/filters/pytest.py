@@ -145,18 +145,28 @@ class PytestFilter(BaseFilter):
         return NOTHING
 
     def _progress(self, line: str) -> bool:
+        if line.startswith("[gw"):
+            if (m := p.XDIST_RE.match(line)) is None:
+                return False
+            self._count_word(m.group(1), m.group(2))
+            return True
+        if "::" in line:  # -v: `path::test[params] PASSED   [ 12%]`; default progress has no `::`
+            return self._verbose(line)
         if (progress := p.progress_of(line)) is not None:
             self._count_chars(*progress)
             return True
-        passed = line.find(" PASSED")
-        if passed > 0 and "::" in line and line[0] != "[" and line.find(" ", 0, passed) >= line.find("::"):
-            self._dots += 1  # -v: `path::test[params] PASSED   [ 12%]`
+        return False
+
+    def _verbose(self, line: str) -> bool:
+        colons = line.find("::")
+        if line.find(" ", 0, colons) >= 0:  # the id's path part has no spaces
+            return False
+        passed = line.find(" PASSED", colons)
+        if passed > 0:
+            self._dots += 1
             return True
-        if (m := p.VERBOSE_RE.match(line)) is not None:
-            self._count_word(m.group(2), m.group(1))
-            return True
-        if line.startswith("[gw") and (m := p.XDIST_RE.match(line)) is not None:
-            self._count_word(m.group(1), m.group(2))
+        if (m := p.VERBOSE_WORD_RE.search(line, colons)) is not None:
+            self._count_word(m.group(1), line[:m.start()])
             return True
         return line.endswith(" ") and p.VERBOSE_BARE_RE.match(line) is not None
 

@@ -145,7 +145,8 @@ class Block:
             self._def_name = m.group(1)
 
     def _add_column0(self, line: str) -> None:
-        if (m := p.LOCATION_RE.match(line)) is not None:
+        first = line[0]
+        if ":" in line and (m := p.LOCATION_RE.match(line)) is not None:
             message = m.group(3) or ""
             short_style = message.startswith("in ")
             self._note_first(m.group(1), message[3:] if short_style else self._def_name)
@@ -153,12 +154,19 @@ class Block:
             self._add_tb(line.rstrip())
         elif line == p.NATIVE_START:
             self._native = True
-        elif (m := p.CAPTURE_RE.match(line)) is not None:
+        elif first == "-" and (m := p.CAPTURE_RE.match(line)) is not None:
             self._flush_tb()
             self._captures.append(_Capture(m.group(1), self.caps.captured))
-        elif not (p.ENTRY_SEP_RE.match(line) or p.LOCALS_RE.match(line) or line in p.BLOCK_NOISE
-                  or p.XDIST_HEADER_RE.match(line)):
+        elif not self._is_noise(line, first):
             self._add_other(line.rstrip())
+
+    @staticmethod
+    def _is_noise(line: str, first: str) -> bool:
+        """Separators between entries, --showlocals lines, pytest's hints, xdist worker lines."""
+        return ((first == "_" and p.ENTRY_SEP_RE.match(line) is not None)
+                or (" =" in line and p.LOCALS_RE.match(line) is not None)
+                or line in p.BLOCK_NOISE
+                or (first in "[g" and p.XDIST_HEADER_RE.match(line) is not None))
 
     def _add_native_message(self, line: str) -> None:
         if line in p.CHAIN_LINES or line == p.NATIVE_START:

@@ -20,7 +20,7 @@ _COUNTER = r" *(?:\[ *\d+(?:%|/\d+)\])?$"
 BARE_PROGRESS_RE = re.compile(r"^([.FEsxXR]+)" + _COUNTER)
 FILE_PROGRESS_RE = re.compile(r"^(\S+) ([.FEsxXR]+)" + _COUNTER)
 # -v / -vv: `tests/test_a.py::test_b[1] PASSED   [ 40%]` and xdist's `[gw0] [ 40%] PASSED id`.
-VERBOSE_RE = re.compile(r"^(\S[^ ]*?::.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: .*)?$")
+VERBOSE_WORD_RE = re.compile(r" (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?= |$)")
 # -v with subtests: the id alone (`tests/test_a.py::TestA::test_b `) before the result line.
 VERBOSE_BARE_RE = re.compile(r"^\S[^ ]*::\S.* $")
 XDIST_RE = re.compile(r"^\[gw\d+\] (?:\[ *\d+(?:%|/\d+)\] )?(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S.*?)\s*$")
