@@ -225,7 +225,7 @@ class PytestFilter(BaseFilter):
         self.elided = self.elided or block.elided
         title = self._block_title(block)
         name = title.partition(" of ")[2] or title.partition(" ")[2]
-        name = name.partition("::")[2] or name
+        name = name.rpartition("/")[2] if "::" in name else name  # `test_x.py::TestA::test_b`
         out.append(Line(title, Stream.STDOUT))
         out.extend(Line(text, Stream.STDOUT) for text in self._dedupe(block, lines, name))
         return out

@@ -149,6 +149,9 @@ class Block:
         if ":" in line and (m := p.LOCATION_RE.match(line)) is not None:
             message = m.group(3) or ""
             short_style = message.startswith("in ")
+            if short_style and p.PLUMBING_RE.search(m.group(1)):
+                self._want_src = SKIP_SRC  # pytest's, pluggy's or importlib's own frame: plumbing
+                return
             self._note_first(m.group(1), message[3:] if short_style else self._def_name)
             self._want_src = KEEP_SRC if short_style else NO_SRC
             self._add_tb(line.rstrip())
