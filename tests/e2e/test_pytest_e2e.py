@@ -4,6 +4,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 from tests.conftest import rtk_executable
@@ -66,6 +67,32 @@ def test_failures_errors_and_the_summary(tmp_path: Path) -> None:
     assert out.index("ERROR at setup of") < out.index("FAILED test_sample.py") < out.index("pytest: 1 failed")
     for noise in ("test session starts", "PASSED", "rootdir:", "_____"):
         assert noise not in out
+
+
+SLOW_SUMMARY = '''
+    import time
+
+
+    def pytest_terminal_summary(terminalreporter):
+        time.sleep(4)  # runs after the FAILURES section, before the short summary
+'''
+
+
+def test_a_failure_is_printed_while_pytest_is_still_running(tmp_path: Path) -> None:
+    project = write_project(tmp_path, "def test_first():\n    assert 1 == 2\n\n\n"
+                                      "def test_second():\n    assert 'a' == 'b'\n")
+    (project / "conftest.py").write_text(textwrap.dedent(SLOW_SUMMARY))
+    command = [*rtk_executable(), sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
+    with subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          text=True) as proc:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        printed_at = time.monotonic()
+        rest = proc.stdout.read()
+    assert first == "FAILED test_sample.py::test_first\n"
+    assert time.monotonic() - printed_at > 2, "the first failure came only at the end of the run"
+    assert "FAILED test_sample.py::test_second" in rest
+    assert proc.returncode == 1
 
 
 def test_a_passing_run_is_one_line(tmp_path: Path) -> None:
