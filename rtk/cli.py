@@ -89,9 +89,11 @@ def register_optional_commands() -> None:
 
 
 def main(args: list[str]) -> int:
+    """Run the click group; the exit code is what a command passed to `ctx.exit(n)` (click then
+    returns it from `main` with standalone_mode=False), else 0."""
     register_optional_commands()
     try:
-        cli.main(args=args, prog_name="rtk", standalone_mode=False)
+        result = cli.main(args=args, prog_name="rtk", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         return 130
@@ -102,4 +104,4 @@ def main(args: list[str]) -> int:
         return exc.exit_code
     except BrokenPipeError:
         return 0
-    return 0
+    return result if isinstance(result, int) and not isinstance(result, bool) else 0
