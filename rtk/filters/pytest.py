@@ -199,7 +199,8 @@ class PytestFilter(BaseFilter):
         block = self._block
         first = line[:1]
         if block is not None and first in INSIDE_BLOCK:  # the hot path: traceback lines
-            if not (block.quiet and first == " ") or (block.seeking_def and "def " in line):
+            if (not (block.quiet and first == " " and line[2:3] != "+")
+                    or (block.seeking_def and "def " in line)):
                 block.add(line)
             return NOTHING
         if first == "_" and (m := p.HEADER_RE.match(line)) is not None and not p.ENTRY_SEP_RE.match(line):

@@ -204,3 +204,29 @@ def test_registry_routes_pytest_commands_here(command: str) -> None:
 def test_registry_leaves_other_commands_alone(command: str) -> None:
     match = classify(command.split())
     assert match is None or match.filter != "pytest"
+
+
+GROUP = """\
+  + Exception Group Traceback (most recent call last):
+  |   File "/tmp/eg/test_eg.py", line 11, in test_group
+  |     raise ExceptionGroup("two failures", errors)
+  | ExceptionGroup: two failures (2 sub-exceptions)
+  +-+---------------- 1 ----------------
+    | Traceback (most recent call last):
+    |   File "/tmp/eg/test_eg.py", line 2, in helper
+    |     raise ValueError(f"bad {x}")
+    | ValueError: bad 0
+    +---------------- 2 ----------------
+    | Traceback (most recent call last):
+    |   File "/tmp/eg/test_eg.py", line 2, in helper
+    |     raise ValueError(f"bad {x}")
+    | ValueError: bad 1
+    +------------------------------------""".splitlines()
+
+
+def test_an_exception_group_keeps_every_sub_exception() -> None:
+    printed, _ = run([f"{SEP} FAILURES {SEP}", *block("test_group", *GROUP), f"{SEP} 1 failed in 0.1s {SEP}"])
+    assert "  | ExceptionGroup: two failures (2 sub-exceptions)" in printed
+    assert "    | ValueError: bad 0" in printed and "    | ValueError: bad 1" in printed
+    assert '    |   File "/tmp/eg/test_eg.py", line 2, in helper' in printed
+    assert not any("Traceback (most recent call last)" in t for t in printed)

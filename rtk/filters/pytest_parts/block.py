@@ -52,6 +52,7 @@ class Block:
         self._indented_is_message = indented_is_message
         self._doctest = title.startswith("[doctest] ")
         self._example = ""  # doctest: the last numbered source line, the failing example
+        self._group = False  # inside an ExceptionGroup's `+`/`|` rendering
         self.caps = caps
         self.out: list[str] = []
         self.elided = False
@@ -84,7 +85,7 @@ class Block:
             return
         self._add(line)
         self.quiet = (self._want_src == NO_SRC and not self._native and not self._indented_is_message
-                      and not self._captures)
+                      and not self._captures and not self._group)
         self.seeking_def = self._def_name is None and self.first_file is None
 
     def _add(self, line: str) -> None:
@@ -100,6 +101,18 @@ class Block:
             self._add_column0(line)
         elif first:
             self._add_native_message(line)
+
+    def _add_group(self, line: str) -> None:
+        """An ExceptionGroup, printed by Python inside `+`/`|` borders: all of it is the error,
+        but for the `Traceback (most recent call last):` lines, carets and closing borders."""
+        body = line.strip()
+        self._group = body[:1] in ("+", "|")
+        if not self._group:
+            self._add_indented(line)
+            return
+        content = body.lstrip("|+ ")
+        if content and content != p.NATIVE_START and not p.CARET_RE.match(content) and content.strip("-"):
+            self._add_error(line.rstrip())
 
     def _add_doctest(self, line: str) -> None:
         """`070 source` lines are the docstring up to the failing example; the rest (Expected:,
@@ -117,7 +130,9 @@ class Block:
             self._add_error(line.rstrip())
 
     def _add_indented(self, line: str) -> None:
-        if self._indented_is_message:
+        if self._group or (line[2:3] == "+" and p.GROUP_START in line):
+            self._add_group(line)
+        elif self._indented_is_message:
             self._add_error(line)
         elif self._native and (m := p.NATIVE_FILE_RE.match(line)):
             # pytest's and pluggy's own frames are plumbing, not part of the failure

@@ -36,6 +36,7 @@ LOCATION_RE = re.compile(r"^([^\s:>][^:]*?):(\d+):(?: (.*))?$")
 # --tb=native: `  File "/abs/tests/test_a.py", line 12, in test_b`
 NATIVE_FILE_RE = re.compile(r'^\s+File "([^"]+)", line (\d+)(?:, in (.*))?$')
 PLUMBING_RE = re.compile(r"[/\\](?:_pytest|pluggy)[/\\]|[/\\]importlib[/\\]__init__\.py$")
+GROUP_START = "+ Exception Group Traceback (most recent call last):"
 NATIVE_START = "Traceback (most recent call last):"
 CHAIN_LINES = frozenset({
     "The above exception was the direct cause of the following exception:",
