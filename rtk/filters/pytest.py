@@ -360,7 +360,8 @@ class PytestFilter(BaseFilter):
         if self._stats is not None:
             counts, duration = self._stats
             kept, _warnings = split_stats(counts)
-            return f"pytest: {', '.join(kept) or 'no tests ran'} in {duration}"
+            prefix = "" if counts.endswith(" collected") else "pytest: "  # --collect-only: as printed
+            return f"{prefix}{', '.join(kept) or 'no tests ran'} in {duration}"
         chars = Counter(self._chars)
         chars["."] = self._dots
         if sum(chars.values()):
