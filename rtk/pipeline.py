@@ -280,7 +280,8 @@ def _open_spool(cfg: config.Config) -> recall.RawSpool | None:
     if not cfg.recall_enabled:
         return None
     try:
-        return recall.RawSpool(paths.recall_dir(), int(cfg.get("recall", "max_bytes_per_entry")))
+        return recall.RawSpool(paths.recall_dir(), int(cfg.get("recall", "max_bytes_per_entry")),
+                               int(cfg.get("recall", "max_entries")), int(cfg.get("recall", "retention_days")))
     except OSError as exc:
         print(f"rtk: recall store unavailable ({exc}); output is not kept", file=sys.stderr)
         return None

@@ -15,19 +15,23 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from rtk import paths
 
 INLINE_GZIP_LIMIT = 4 * 1024 * 1024
+COPY_BLOCK = 1024 * 1024
 ID_RE = re.compile(r"[0-9a-f]{4,64}")
 
 
 class RawSpool:
     """Write-only spool of a run's raw bytes (stdout and stderr interleaved as they arrived)."""
 
-    def __init__(self, directory: Path, max_bytes: int) -> None:
+    def __init__(self, directory: Path, max_bytes: int, max_entries: int = 200,
+                 retention_days: int = 14) -> None:
         self._dir = paths.private_dir(directory)
         self._max = max(max_bytes, 1024)
+        self._max_entries, self._retention_days = max_entries, retention_days
         self._hash = hashlib.blake2b(digest_size=6)
         self._stem = self._dir / f".spool-{os.getpid()}-{time.monotonic_ns()}"
         self._file = _open_private(self._stem.with_suffix(".cur"))
@@ -57,20 +61,22 @@ class RawSpool:
         return self._hash.hexdigest()
 
     def keep(self, command: str, exit_code: int) -> str:
-        """Store the spool as a recall entry; returns its id."""
+        """Store the spool as a recall entry, copying in blocks so memory stays flat; returns its id."""
         self._file.close()
         entry_id = self.recall_id
         parts = [p for p in (self._stem.with_suffix(".prev"), self._stem.with_suffix(".cur")) if p.exists()]
-        data = b"".join(p.read_bytes() for p in parts)
-        dropped = self._dropped + max(0, len(data) - self._max)
-        data = data[-self._max:] if len(data) > self._max else data
-        if dropped:
-            data = f"[rtk: the first {dropped:,} bytes were dropped; the last {len(data):,} are kept]\n".encode() + data
-        _write_entry(self._dir, entry_id, data)
+        sizes = [p.stat().st_size for p in parts]
+        skip = max(0, sum(sizes) - self._max)
+        kept = sum(sizes) - skip
+        dropped = self._dropped + skip
+        marker = (f"[rtk: the first {dropped:,} bytes were dropped; the last {kept:,} are kept]\n".encode()
+                  if dropped else b"")
+        _write_entry(self._dir, entry_id, marker, parts, skip, compress=kept <= INLINE_GZIP_LIMIT)
         meta = {"id": entry_id, "time": time.time(), "command": command, "exit_code": exit_code,
                 "size": self.total}
         _atomic_write(self._dir / f"{entry_id}.json", json.dumps(meta).encode())
         self.discard()
+        prune(self._max_entries, self._retention_days, self._dir)
         return entry_id
 
     def discard(self) -> None:
@@ -93,14 +99,30 @@ def _atomic_write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def _write_entry(directory: Path, entry_id: str, data: bytes) -> None:
+def _write_entry(directory: Path, entry_id: str, marker: bytes, parts: list[Path], skip: int,
+                 compress: bool) -> None:
     """Small entries are gzipped at once; big ones are stored plain so rtk exits without delay."""
-    if len(data) <= INLINE_GZIP_LIMIT:
-        _atomic_write(directory / f"{entry_id}.gz", gzip.compress(data, compresslevel=6))
-        (directory / f"{entry_id}.raw").unlink(missing_ok=True)
-    else:
-        _atomic_write(directory / f"{entry_id}.raw", data)
-        (directory / f"{entry_id}.gz").unlink(missing_ok=True)
+    final = directory / f"{entry_id}{'.gz' if compress else '.raw'}"
+    tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as plain:
+        out = gzip.GzipFile(fileobj=plain, mode="wb", compresslevel=6, mtime=0) if compress else plain
+        out.write(marker)
+        _copy_tail(parts, skip, out)
+        if compress:
+            out.close()
+    os.replace(tmp, final)
+    (directory / f"{entry_id}{'.raw' if compress else '.gz'}").unlink(missing_ok=True)
+
+
+def _copy_tail(parts: list[Path], skip: int, out: BinaryIO) -> None:
+    for part in parts:
+        with open(part, "rb") as source:
+            size = os.fstat(source.fileno()).st_size
+            source.seek(min(skip, size))
+            skip = max(0, skip - size)
+            while block := source.read(COPY_BLOCK):
+                out.write(block)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,100 @@
+"""The recall store keeps what filters elide: bounded in size, in count and in age."""
+from __future__ import annotations
+
+import gzip
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from rtk import recall
+from rtk.recall import RawSpool
+from rtk.recall_cli import narrow
+
+
+def spool_of(directory: Path, chunks: list[bytes], max_bytes: int = 1 << 20, **kw: int) -> RawSpool:
+    spool = RawSpool(directory, max_bytes, **kw)
+    for chunk in chunks:
+        spool.write(chunk)
+    return spool
+
+
+def test_kept_entry_reads_back_byte_identical(tmp_path: Path) -> None:
+    raw = b"".join(b"line %d \xff\r\n" % i for i in range(5000))
+    entry_id = spool_of(tmp_path, [raw[:100], raw[100:]]).keep("cmd --x", 3)
+    entry = recall.resolve(entry_id[:8], tmp_path)
+    assert (entry.command, entry.exit_code, entry.size) == ("cmd --x", 3, len(raw))
+    assert recall.read(entry, tmp_path) == raw
+    assert oct((tmp_path / f"{entry_id}.gz").stat().st_mode & 0o777) == "0o600"
+
+
+def test_id_depends_only_on_content(tmp_path: Path) -> None:
+    first = spool_of(tmp_path, [b"abc", b"def"]).keep("a", 0)
+    second = spool_of(tmp_path, [b"abcdef"]).keep("b", 1)
+    assert first == second and len(first) >= 8
+
+
+def test_gzip_bytes_are_deterministic(tmp_path: Path) -> None:
+    entry_id = spool_of(tmp_path, [b"same"]).keep("a", 0)
+    first = (tmp_path / f"{entry_id}.gz").read_bytes()
+    time.sleep(1.1)
+    spool_of(tmp_path, [b"same"]).keep("a", 0)
+    assert (tmp_path / f"{entry_id}.gz").read_bytes() == first
+
+
+def test_past_the_size_cap_the_tail_is_kept_with_a_marker(tmp_path: Path) -> None:
+    chunks = [b"%06d\n" % i for i in range(10000)]  # 70,000 bytes through a 8 KiB cap
+    entry_id = spool_of(tmp_path, chunks, max_bytes=8192).keep("big", 0)
+    data = recall.read(recall.resolve(entry_id, tmp_path), tmp_path)
+    first_line, _, body = data.partition(b"\n")
+    assert first_line.startswith(b"[rtk: the first ") and b"bytes were dropped" in first_line
+    assert len(body) == 8192 and body.endswith(b"009999\n")
+
+
+def test_big_entries_are_stored_plain_and_streamed(tmp_path: Path) -> None:
+    block = os.urandom(1 << 20)
+    entry_id = spool_of(tmp_path, [block] * 5, max_bytes=64 << 20).keep("huge", 0)
+    assert (tmp_path / f"{entry_id}.raw").stat().st_size == 5 << 20
+    assert not (tmp_path / f"{entry_id}.gz").exists()
+
+
+def test_discard_leaves_nothing(tmp_path: Path) -> None:
+    spool_of(tmp_path, [b"x" * 5000], max_bytes=1024).discard()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_count_and_age_limits_are_applied_when_keeping(tmp_path: Path) -> None:
+    ids = [spool_of(tmp_path, [b"entry %d" % i], max_entries=3).keep("c", 0) for i in range(5)]
+    assert {e.id for e in recall.entries(tmp_path)} <= set(ids) and len(recall.entries(tmp_path)) == 3
+    recall.prune(max_entries=200, retention_days=0, directory=tmp_path)
+    assert recall.entries(tmp_path) == [] and not any(tmp_path.glob("*.gz"))
+
+
+def test_unknown_and_ambiguous_ids(tmp_path: Path) -> None:
+    with pytest.raises(recall.RecallError, match="no recall entry zzz"):
+        recall.resolve("zzz", tmp_path)
+    spool_of(tmp_path, [b"one"]).keep("a", 0)
+    spool_of(tmp_path, [b"two"]).keep("b", 0)
+    with pytest.raises(recall.RecallError):
+        recall.resolve("", tmp_path)
+
+
+@pytest.mark.parametrize(("pattern", "head", "tail", "expected"), [
+    (None, None, None, b"a1\nb2\na3\nb4"),
+    (rb"^a", None, None, b"a1\na3\n"),
+    (None, 2, None, b"a1\nb2\n"),
+    (None, None, 1, b"b4\n"),
+    (rb"b", None, 1, b"b4\n"),
+    (None, 0, None, b""),
+])
+def test_narrowing(pattern: bytes | None, head: int | None, tail: int | None, expected: bytes) -> None:
+    import re
+
+    compiled = re.compile(pattern) if pattern else None
+    assert narrow(b"a1\nb2\na3\nb4", compiled, head, tail) == expected
+
+
+def test_gz_entries_are_plain_gzip(tmp_path: Path) -> None:
+    entry_id = spool_of(tmp_path, [b"hello\n"]).keep("a", 0)
+    assert gzip.decompress((tmp_path / f"{entry_id}.gz").read_bytes()) == b"hello\n"
