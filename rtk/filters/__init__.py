@@ -6,22 +6,40 @@ is actually run (`load`).
 """
 from __future__ import annotations
 
-import importlib
 import os
-import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
 
+TYPE_CHECKING = False  # no `typing` or `re` at run time: the hook path consults this table
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Self
+
     from rtk.filters.base import Filter, FilterContext
 
 
-class FilterSpec(NamedTuple):
-    """A registered filter: the module that builds it and the commands it serves (for `rtk filters`)."""
+class FilterSpec(tuple[str, str, str]):
+    """A registered filter: the module that builds it and the commands it serves (for `rtk filters`).
 
-    name: str
-    module: str
-    serves: str
+    A plain tuple subclass (as a NamedTuple would be, without importing `typing`)."""
+
+    __slots__ = ()
+
+    def __new__(cls, name: str, module: str, serves: str) -> Self:
+        return tuple.__new__(cls, (name, module, serves))
+
+    @property
+    def name(self) -> str:
+        return self[0]
+
+    @property
+    def module(self) -> str:
+        return self[1]
+
+    @property
+    def serves(self) -> str:
+        return self[2]
+
+    def __repr__(self) -> str:
+        return f"FilterSpec(name={self[0]!r}, module={self[1]!r}, serves={self[2]!r})"
 
 
 REGISTRY: dict[str, FilterSpec] = {
@@ -46,9 +64,8 @@ REGISTRY: dict[str, FilterSpec] = {
     "generic": FilterSpec("generic", "rtk.filters.generic", "any other command"),
 }
 
-GIT_SUBCOMMANDS = frozenset(
-    "status log diff show add commit push pull fetch checkout switch branch stash merge rebase".split()
-)
+GIT_SUBCOMMANDS = frozenset({"status", "log", "diff", "show", "add", "commit", "push", "pull", "fetch",
+                             "checkout", "switch", "branch", "stash", "merge", "rebase"})
 # Served when run through rtk, but never rewritten by a hook: they may open an editor or a
 # conflict session the agent has to see exactly (spec/rewrite.md: `git rebase main` -> exit 1).
 GIT_NOT_REWRITTEN = frozenset({"rebase"})
@@ -57,15 +74,27 @@ GIT_OPTS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--name
 CARGO_SUBCOMMANDS = frozenset({"build", "b", "check", "c", "clippy", "test", "t", "run", "r"})
 CARGO_OPTS_WITH_VALUE = frozenset({"--color", "-Z", "--config", "-C", "--explain"})
 TSC_SCRIPTS = frozenset({"tsc", "typecheck", "type-check", "check-types"})
-PYTHON_RE = re.compile(r"python(\d+(\.\d+)?)?")
 PY_RUNNERS = {"uv": "run", "poetry": "run", "hatch": "run", "pdm": "run", "pipenv": "run"}
 
 
-class Match(NamedTuple):
+class Match(tuple[str, bool]):
     """The registry's verdict on an argv: which filter, and whether a hook may route it there."""
 
-    filter: str
-    rewrite: bool = True
+    __slots__ = ()
+
+    def __new__(cls, filter: str, rewrite: bool = True) -> Self:
+        return tuple.__new__(cls, (filter, rewrite))
+
+    @property
+    def filter(self) -> str:
+        return self[0]
+
+    @property
+    def rewrite(self) -> bool:
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"Match(filter={self[0]!r}, rewrite={self[1]!r})"
 
 
 def _basename(word: str) -> str:
@@ -82,11 +111,20 @@ def _skip_options(words: Sequence[str], start: int, with_value: frozenset[str]) 
     return i
 
 
+def _is_python(name: str) -> bool:
+    """`python`, `python3`, `python3.12` (the regex `python(\\d+(\\.\\d+)?)?`)."""
+    if not name.startswith("python"):
+        return False
+    version = name[len("python"):]
+    major, dot, minor = version.partition(".")
+    return not version or (major.isdecimal() and (not dot or minor.isdecimal()))
+
+
 def _match_pytest(words: Sequence[str]) -> bool:
     name = _basename(words[0])
     if name in ("pytest", "py.test"):
         return True
-    if PYTHON_RE.fullmatch(name):
+    if _is_python(name):
         return _python_module(words[1:]) == "pytest"
     if PY_RUNNERS.get(name) == (words[1] if len(words) > 1 else None):
         rest = list(words[_skip_options(words, 2, frozenset({"--with", "--python", "-p", "--env", "-e"})):])
@@ -170,6 +208,8 @@ def filter_name_for(argv: Sequence[str]) -> str:
 
 def load(name: str, ctx: FilterContext) -> Filter:
     """Build the named filter; a module that is missing or broken gives the generic filter."""
+    import importlib
+
     spec = REGISTRY.get(name) or REGISTRY["generic"]
     try:
         module = importlib.import_module(spec.module)
