@@ -7,15 +7,17 @@ Standard library only: this runs before every agent command.
 from __future__ import annotations
 
 import os
-import re
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
 from rtk import paths, permissions, shell
 from rtk.filters import classify
 
+TYPE_CHECKING = False  # `typing` costs ~3 ms at start-up, and this runs before every agent command
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
     from rtk.config import Config
 
 MAX_DEPTH = 10
@@ -239,7 +241,7 @@ def _shell_c(script: shell.Word, ok: bool, found: _Analysis, depth: int) -> str:
 
 def _config() -> Config | None:
     """The loaded config, or None without importing the config module when there is no file."""
-    if not paths.config_file().exists():
+    if not os.path.exists(paths.config_path()):
         return None
     from rtk import config
 
@@ -272,6 +274,8 @@ def _exclusions() -> list[tuple[str, re.Pattern[str] | None]]:
 
 
 def _compile(entry: str) -> re.Pattern[str] | None:
+    import re  # only for `^` entries of exclude_commands
+
     try:
         return re.compile(entry)
     except re.error as exc:
@@ -322,7 +326,7 @@ def _time(values: list[str], i: int) -> int | None:
 
 
 def _nice(values: list[str], i: int) -> int | None:
-    if i < len(values) and re.fullmatch(r"-\d+", values[i]):
+    if i < len(values) and values[i][:1] == "-" and values[i][1:].isdecimal():
         return i + 1
     return _skip(values, i, frozenset(), frozenset({"-n", "--adjustment"}))
 
@@ -334,9 +338,15 @@ def _nohup(values: list[str], i: int) -> int | None:
 def _timeout(values: list[str], i: int) -> int | None:
     j = _skip(values, i, frozenset({"--preserve-status", "--foreground", "-v", "--verbose"}),
               frozenset({"-s", "--signal", "-k", "--kill-after"}))
-    if j is None or j >= len(values) or not re.fullmatch(r"[\d.]+[smhd]?", values[j]):
+    if j is None or j >= len(values) or not _duration(values[j]):
         return None
     return j + 1
+
+
+def _duration(text: str) -> bool:
+    """`timeout`'s DURATION: digits and dots, then an optional unit (s, m, h or d)."""
+    number = text[:-1] if text[-1:] in ("s", "m", "h", "d") else text
+    return number != "" and all(c == "." or c.isdecimal() for c in number)
 
 
 def _command_builtin(values: list[str], i: int) -> int | None:
@@ -351,7 +361,7 @@ def _env(values: list[str], i: int) -> int | None:
     j = _skip(values, i, frozenset({"-i", "--ignore-environment"}),
               frozenset({"-u", "--unset", "-C", "--chdir"}))
     if j is not None:
-        while j < len(values) and shell.ASSIGNMENT_RE.match(values[j]):
+        while j < len(values) and shell.is_assignment(values[j]):
             j += 1
     return j
 
