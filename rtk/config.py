@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from rtk import paths
+
+TYPE_CHECKING = False  # no `typing`, `dataclasses` or `pathlib` at run time: the hook path may load this
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "tracking": {"enabled": True, "history_days": 90},
@@ -30,11 +31,26 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 
 
-@dataclass
 class Config:
-    values: dict[str, dict[str, Any]]
-    sources: dict[str, str] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+    """The effective values, where each came from, and the problems met while reading them."""
+
+    __slots__ = ("problems", "sources", "values")
+
+    def __init__(self, values: dict[str, dict[str, Any]], sources: dict[str, str] | None = None,
+                 problems: list[str] | None = None) -> None:
+        self.values = values
+        self.sources = {} if sources is None else sources
+        self.problems = [] if problems is None else problems
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Config:
+            return NotImplemented
+        return (self.values, self.sources, self.problems) == (other.values, other.sources, other.problems)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return f"Config(values={self.values!r}, sources={self.sources!r}, problems={self.problems!r})"
 
     def get(self, section: str, key: str) -> Any:
         return self.values.get(section, {}).get(key, DEFAULTS.get(section, {}).get(key))
@@ -64,7 +80,7 @@ _cache: Config | None = None
 def load(report: bool = True) -> Config:
     global _cache
     if _cache is None:
-        _cache = _read(paths.config_file())
+        _cache = _read(paths.config_path())
         _apply_env(_cache)
         if report:
             for problem in _cache.problems:
@@ -77,12 +93,13 @@ def reset_cache() -> None:
     _cache = None
 
 
-def _read(path: Path) -> Config:
+def _read(path: str) -> Config:
     values = {section: dict(keys) for section, keys in DEFAULTS.items()}
     sources = {f"{s}.{k}": "default" for s, keys in DEFAULTS.items() for k in keys}
     config = Config(values, sources)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
     except FileNotFoundError:
         return config
     except (OSError, UnicodeDecodeError) as exc:

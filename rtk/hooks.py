@@ -142,7 +142,7 @@ def audit(action: str, original: str, rewritten: str) -> None:
     from rtk import paths
 
     try:
-        path = paths.private_dir(paths.audit_dir()) / "hook-audit.log"
+        path = os.path.join(paths.private_dir_path(paths.audit_dir_path()), "hook-audit.log")
         line = audit_line(time.strftime("%Y-%m-%dT%H:%M:%S"), action, original, rewritten)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
@@ -169,7 +169,7 @@ def _audit_enabled() -> bool:
     The config module (dataclasses, inspect: ~15 ms) is imported only when one of them exists."""
     from rtk import paths
 
-    if "RTK_HOOK_AUDIT" not in os.environ and not paths.config_file().exists():
+    if "RTK_HOOK_AUDIT" not in os.environ and not os.path.exists(paths.config_path()):
         return False
     from rtk import config
 
