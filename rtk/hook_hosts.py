@@ -9,14 +9,15 @@ empty stdout (Claude, Codex, Copilot); Cursor and Gemini need `{}`.
 """
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any
+from rtk import hook_json
 
+TYPE_CHECKING = False  # no `typing` at start-up: this runs before every agent command
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
-JsonObject = dict[str, Any]
-Answer = JsonObject | None
+    JsonObject = dict[str, Any]
+    Answer = JsonObject | None
 REASON = "RTK auto-rewrite"
 BASH = frozenset({"Bash"})
 COPILOT_SHELL_TOOLS = frozenset({"Bash", "bash", "runTerminalCommand"})
@@ -138,7 +139,7 @@ def _copilot_cli_call(payload: JsonObject) -> Call | None:
     args = payload.get("toolArgs")
     if isinstance(args, str):
         try:
-            args = json.loads(args)
+            args = hook_json.loads(args)
         except (ValueError, RecursionError):
             return None
     command = shell_command(args)
@@ -162,5 +163,5 @@ HOSTS: dict[str, Host] = {
         "tool_input": {"command": command}}),
     "codex": Host("codex", None, extract_codex, _pre_tool_use("Bash")),
     "copilot": Host("copilot", None, extract_copilot, lambda command, cwd: {
-        "toolName": "bash", "toolArgs": json.dumps({"command": command}), "cwd": cwd}),
+        "toolName": "bash", "toolArgs": hook_json.dumps({"command": command}, ensure_ascii=True), "cwd": cwd}),
 }

@@ -11,17 +11,19 @@ may rewrite, the command goes to the host unchanged), `skip:none` (already in rt
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Any
 
-from rtk.hook_hosts import HOSTS, Answer, Host
+from rtk import hook_json
+from rtk.hook_hosts import HOSTS
 
+TYPE_CHECKING = False  # no `typing` (nor `json`, `re`) at start-up: this runs before every command
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
+    from rtk.hook_hosts import Answer, Host
     from rtk.rewrite import Decision
 
     Decide = Callable[..., Decision]
@@ -48,21 +50,7 @@ def main(args: list[str], decide: Decide | None = None) -> int:
     if host is None:
         _usage(args)
         return 0
-    code = run_host(host, decide)
-    if sys.argv[1:] == ["hook", *args]:
-        _exit_now(code)
-    return code
-
-
-def _exit_now(code: int) -> None:
-    """This run is the whole `rtk hook` process: skip the interpreter's teardown (~6 ms of module
-    and GC clean-up on every agent command). Everything is written and flushed already."""
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        return
-    os._exit(code)
+    return run_host(host, decide)
 
 
 def run_host(host: Host, decide: Decide | None = None) -> int:
@@ -98,7 +86,7 @@ def parse_payload(raw: bytes) -> tuple[Any, str | None]:
     if not raw:
         return None, None
     try:
-        return json.loads(raw.decode("utf-8")), None
+        return hook_json.loads(raw.decode("utf-8")), None
     except UnicodeDecodeError:
         return None, "input is not UTF-8"
     except ValueError as exc:
@@ -194,11 +182,11 @@ def render(answer: Answer) -> str:
     """The exact stdout for an answer: one compact JSON document and a newline, or nothing."""
     if answer is None:
         return ""
-    text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+    text = hook_json.dumps(answer, ensure_ascii=False)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate from a `\ud800` escape: keep it escaped
-        text = json.dumps(answer, separators=(",", ":"))
+        text = hook_json.dumps(answer)
     return text + "\n"
 
 

@@ -1,0 +1,87 @@
+"""`loads` and `dumps` for the hook path, without the `json` package's start-up cost.
+
+`import json` imports `re` (and with it `enum`, `functools`, the regex compiler): ~6 ms before
+every agent command, as much as the rest of the hook. The C accelerator `_json` that `json` itself
+calls needs none of that. `loads` and `dumps` drive the same scanner and encoder as `json.loads`
+and `json.dumps(obj, separators=(",", ":"))` with the same settings, so a result is always the
+one `json` would give; anything else (a decode error, whose message `json` words; an object
+`json` would refuse; an interpreter without `_json`) goes to the `json` package itself.
+"""
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+try:
+    import _json
+except ImportError:  # not CPython: the json package does it all
+    _json = None  # type: ignore[assignment]
+
+WHITESPACE = " \t\n\r"  # JSON's white space (json.decoder.WHITESPACE)
+_FAILED = object()
+CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}
+
+
+class _Settings:
+    """The attributes `_json.make_scanner` reads from a `json.JSONDecoder()`: its defaults."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = CONSTANTS.__getitem__
+
+
+def _refuse(obj: object) -> object:
+    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
+
+
+def loads(text: str) -> Any:
+    """`json.loads(text)` for a str."""
+    value = _scan(text)
+    if value is not _FAILED:
+        return value
+    import json
+
+    return json.loads(text)
+
+
+def dumps(obj: object, ensure_ascii: bool = True) -> str:
+    """`json.dumps(obj, ensure_ascii=ensure_ascii, separators=(",", ":"))`."""
+    text = _encode(obj, ensure_ascii)
+    if text is not None:
+        return text
+    import json
+
+    return json.dumps(obj, ensure_ascii=ensure_ascii, separators=(",", ":"))
+
+
+def _scan(text: str) -> Any:
+    """The one JSON document in `text`, read by the C scanner; `_FAILED` if anything is amiss."""
+    if _json is None:
+        return _FAILED
+    try:
+        value, end = _json.make_scanner(_Settings())(text, _skip(text, 0))  # type: ignore[arg-type]
+    except Exception:  # noqa: BLE001 - json.loads raises the error, worded its way
+        return _FAILED
+    return value if _skip(text, end) == len(text) else _FAILED
+
+
+def _encode(obj: object, ensure_ascii: bool) -> str | None:
+    """The compact JSON text by the C encoder; None when `json.dumps` must decide (or raise)."""
+    if _json is None or isinstance(obj, str):
+        return None
+    escape = _json.encode_basestring_ascii if ensure_ascii else _json.encode_basestring
+    encoder = _json.make_encoder({}, _refuse, escape, None, ":", ",", False, False, True)
+    try:
+        return "".join(encoder(obj, 0))
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def _skip(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in WHITESPACE:
+        pos += 1
+    return pos
