@@ -33,6 +33,15 @@ NO_REWRITE = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                          "tool_input": {"command": "echo hello"}}).encode()
 
 
+def script_note(script: str) -> str:
+    """Older pip writes console scripts that `import re` (~5 ms rtk cannot avoid); newer pip does not."""
+    with open(script, "rb") as f:
+        head = f.read(400)
+    if b"\nimport re\n" in head:
+        return "rtk script imports re (older pip's template): ~5 ms of every run is the script's"
+    return "rtk script: no re import"
+
+
 def interpreter_of(script: str) -> str:
     with open(script, "rb") as f:
         first = f.readline()
@@ -97,6 +106,7 @@ def main() -> int:
         "rtk hook cursor": ([args.rtk, "hook", "cursor"], PAYLOAD.replace(b'"Bash"', b'"Shell"')),
     }
     times, cpu = measure(cases, args.runs, env)
+    print(script_note(args.rtk))
     print(f"bytecode: {'compiled (installed rtk)' if not args.no_bytecode else 'none (compiled every run)'}"
           f", runs: {args.runs}, load average: {os.getloadavg()[0]:.2f}")
     for name, values in times.items():
