@@ -154,7 +154,7 @@ def escape_field(text: str) -> str:
 
 def _audit_enabled() -> bool:
     """`[hooks] audit` in config.toml, overridden by RTK_HOOK_AUDIT (config.py applies both).
-    The config module (dataclasses, inspect: ~15 ms) is imported only when one of them exists."""
+    The config module (and tomllib when a file exists) is imported only when one of them exists."""
     from rtk import paths
 
     if "RTK_HOOK_AUDIT" not in os.environ and not os.path.exists(paths.config_path()):
