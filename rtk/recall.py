@@ -15,7 +15,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 from rtk import paths
 
@@ -115,7 +115,7 @@ def _write_entry(directory: Path, entry_id: str, marker: bytes, parts: list[Path
     (directory / f"{entry_id}{'.raw' if compress else '.gz'}").unlink(missing_ok=True)
 
 
-def _copy_tail(parts: list[Path], skip: int, out: BinaryIO) -> None:
+def _copy_tail(parts: list[Path], skip: int, out: IO[bytes]) -> None:
     for part in parts:
         with open(part, "rb") as source:
             size = os.fstat(source.fileno()).st_size

@@ -18,7 +18,7 @@ PY = sys.executable
 def rtk(*args: str, input: bytes | None = None, env: dict[str, str] | None = None,
         timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([*rtk_executable(), *args], input=input, capture_output=True,
-                          timeout=timeout, env={**os.environ, **(env or {})})
+                          timeout=timeout, env={**os.environ, **(env or {})}, check=False)
 
 
 @pytest.mark.parametrize("code", [0, 1, 2, 3, 7, 42, 100, 125, 126, 127, 128, 129, 130, 141, 200, 254, 255])
@@ -108,7 +108,8 @@ def test_broken_config_warns_once_and_runs(hermetic_rtk: Path) -> None:
 def test_closed_reader_ends_rtk_quietly() -> None:
     shell = f"{' '.join(rtk_executable())} seq 1 100000000 | head -2"
     started = time.monotonic()
-    result = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True, timeout=60)
+    result = subprocess.run(["bash", "-o", "pipefail", "-c", shell], capture_output=True, timeout=60,
+                            check=False)
     assert result.stdout == b"1\n2\n" and result.stderr == b""
     assert result.returncode == 141 and time.monotonic() - started < 30
 
@@ -212,8 +213,7 @@ def test_a_200_mb_output_streams_through_whole(tmp_path: Path) -> None:
     line = b"%09d some varied text for the generic filter\n"
     big = tmp_path / "big.txt"
     with open(big, "wb") as handle:
-        for block in range(4000):
-            handle.write(b"".join(line % (block * 1000 + i) for i in range(1000)))
+        handle.writelines(b"".join(line % (block * 1000 + i) for i in range(1000)) for block in range(4000))
     size = big.stat().st_size
     proc = subprocess.Popen([*rtk_executable(), "cat", str(big)], stdout=subprocess.PIPE)
     assert proc.stdout is not None
