@@ -15,12 +15,16 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import Protocol
 
 from rtk import paths
 
 INLINE_GZIP_LIMIT = 4 * 1024 * 1024
 COPY_BLOCK = 1024 * 1024
+
+
+class Writable(Protocol):
+    def write(self, data: bytes, /) -> int: ...
 ID_RE = re.compile(r"[0-9a-f]{4,64}")
 
 
@@ -115,7 +119,7 @@ def _write_entry(directory: Path, entry_id: str, marker: bytes, parts: list[Path
     (directory / f"{entry_id}{'.raw' if compress else '.gz'}").unlink(missing_ok=True)
 
 
-def _copy_tail(parts: list[Path], skip: int, out: IO[bytes]) -> None:
+def _copy_tail(parts: list[Path], skip: int, out: Writable) -> None:
     for part in parts:
         with open(part, "rb") as source:
             size = os.fstat(source.fileno()).st_size
