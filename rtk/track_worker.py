@@ -26,6 +26,7 @@ POLL_SECONDS = 0.1
 DEFAULT_LINGER = 10.0
 READ_BLOCK = 1024 * 1024
 STALE_SECONDS = 86400
+MAX_IDLE_ROUNDS = 3  # rounds that found jobs it could not claim: leave rather than spin
 
 
 class Worker:
@@ -92,7 +93,10 @@ def _build_run(header: dict[str, Any], inline: bytes, queue: Path) -> tracking.R
     rec = header["record"]
     raw_inline = int(header["raw"].get("inline", 0))
     raw_tokens, raw_counter = _count(header["raw"], inline[:raw_inline], queue)
-    printed_tokens, printed_counter = _count(header["printed"], inline[raw_inline:], queue)
+    if header["printed"].get("same_as_raw"):  # passthrough: what was printed is what was read
+        printed_tokens, printed_counter = raw_tokens, raw_counter
+    else:
+        printed_tokens, printed_counter = _count(header["printed"], inline[raw_inline:], queue)
     counter = raw_counter if raw_counter == printed_counter else f"{raw_counter}+{printed_counter}"
     return tracking.Run(
         timestamp=tracking.iso_utc(float(rec["started"])), command=shlex.join(rec["argv"]),
@@ -201,18 +205,19 @@ def drain(queue: Path, wait: float = 5.0) -> None:
 def serve(queue: Path, linger: float) -> None:
     import fcntl
 
-    paths_lock = os.open(queue / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    lock = os.open(queue / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
     worker = Worker(queue)
+    idle_rounds = 0
     try:
-        while _try_lock(paths_lock):
+        while idle_rounds < MAX_IDLE_ROUNDS and _try_lock(lock):
             _sweep_stale(queue)
-            _serve_until_idle(worker, linger)
-            fcntl.flock(paths_lock, fcntl.LOCK_UN)
-            if not pending(queue):
+            idle_rounds = 0 if _serve_until_idle(worker, linger) else idle_rounds + 1
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            if not pending(queue):  # a job queued while we were leaving: serve it (not one we cannot claim)
                 break
     finally:
         worker.close()
-        os.close(paths_lock)
+        os.close(lock)
 
 
 def _try_lock(fd: int) -> bool:
@@ -225,11 +230,16 @@ def _try_lock(fd: int) -> bool:
     return True
 
 
-def _serve_until_idle(worker: Worker, linger: float) -> None:
+def _serve_until_idle(worker: Worker, linger: float) -> int:
+    """Drain at least once, then until nothing came for `linger` seconds; returns jobs done."""
+    done = 0
     idle_since = time.monotonic()
-    while time.monotonic() - idle_since < linger:
-        if worker.drain():
+    while True:
+        if count := worker.drain():
+            done += count
             idle_since = time.monotonic()
+        elif time.monotonic() - idle_since >= linger:
+            return done
         else:
             time.sleep(POLL_SECONDS)
 
@@ -252,6 +262,10 @@ def main(args: list[str]) -> int:
         return 2
     queue = Path(args[0]).resolve()
     os.chdir("/")
+    try:
+        os.nice(19)  # counting is background work: never compete with the commands being run
+    except OSError:
+        pass
     try:
         linger = float(os.environ.get("RTK_TRACK_LINGER", DEFAULT_LINGER))
     except ValueError:
