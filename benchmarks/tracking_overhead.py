@@ -52,6 +52,25 @@ def compare(name: str, argv: list[str], env_on: dict[str, str], runs: int) -> No
           f"p90 on {sorted(on)[int(runs * 0.9)]:.1f} / off {sorted(off)[int(runs * 0.9)]:.1f} ms")
 
 
+def wait_worker_gone(queue: Path, timeout: float = 300) -> None:
+    """A worker holds the queue lock while it lives (it lingers, and may have a backlog)."""
+    import fcntl
+
+    if not (queue / "worker.lock").exists():
+        return
+    fd = os.open(queue / "worker.lock", os.O_RDWR)
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                time.sleep(0.05)
+    finally:
+        os.close(fd)  # drops the probe lock at once
+
+
 def record_latency(argv: list[str], env: dict[str, str], db: Path, tries: int) -> None:
     """Time from rtk's exit until its row is in the database, cold worker and warm worker."""
     queue = db.parent / "track-queue"
@@ -61,7 +80,7 @@ def record_latency(argv: list[str], env: dict[str, str], db: Path, tries: int) -
             while any(queue.glob("*.job")) or any(queue.glob("*.claimed-*")):
                 time.sleep(0.05)  # let the backlog drain first
             if linger == "0":
-                time.sleep(0.5)  # and the previous worker leave
+                wait_worker_gone(queue)
             before = rows(db)
             subprocess.run(argv, stdout=subprocess.DEVNULL, env=dict(env, RTK_TRACK_LINGER=linger), check=False)
             t0 = time.perf_counter()
@@ -89,6 +108,7 @@ def main() -> None:
         big.write_bytes(line * (args.big * 1024 * 1024 // len(line)))
         compare(f"rtk proxy cat ({args.big} MB)", [args.rtk, "proxy", "cat", str(big)], env,
                 max(5, args.runs // 4))
+    wait_worker_gone(data / "rtk" / "track-queue")
     print(f"rows recorded: {rows(data / 'rtk' / 'history.db')}")
     shutil.rmtree(data, ignore_errors=True)
 
