@@ -36,7 +36,9 @@ VIEW_FLAGS = ("history", "daily", "weekly", "monthly", "graph", "failures")
 @click.option("--yes", "-y", is_flag=True, help="do not ask before --reset")
 def gain(limit: int, project: bool, since: str | None, fmt: str, reset: bool, yes: bool,
          **flags: bool) -> None:
-    """Tokens rtk saved: summary and top commands, or one of the views below."""
+    """Tokens rtk saved: a summary with the top commands, or the view an option picks.
+
+    JSON fields: docs/gain-json.md."""
     chosen = [name for name in VIEW_FLAGS if flags[name]]
     if len(chosen) > 1 or (reset and chosen):
         raise click.UsageError("choose one view: " + ", ".join(f"--{n}" for n in (*VIEW_FLAGS, "reset")))
