@@ -100,13 +100,15 @@ class Accountant:
         self.stem = f"{time.time_ns()}-{os.getpid()}"
         self._raw = _Spool(queue / f"{self.stem}.raw")
         self._printed = _Spool(queue / f"{self.stem}.out")
+        self._printed_is_raw = filter_name == "passthrough"  # spool and count those bytes once
         self.problem: str | None = None
 
     def raw(self, data: bytes) -> None:
         self._add(self._raw, data)
 
     def printed(self, data: bytes) -> None:
-        self._add(self._printed, data)
+        if not self._printed_is_raw:
+            self._add(self._printed, data)
 
     def _add(self, spool: _Spool, data: bytes) -> None:
         if self.problem is None:
@@ -134,7 +136,8 @@ class Accountant:
 
     def _write_job(self, record: RunRecord) -> Path:
         header = {"v": 1, "db": str(paths.db_path()), "history_days": self.history_days,
-                  "record": asdict(record), "raw": self._raw.close(), "printed": self._printed.close()}
+                  "record": asdict(record), "raw": self._raw.close(),
+                  "printed": {"same_as_raw": True} if self._printed_is_raw else self._printed.close()}
         paths.private_dir(self.queue)
         tmp = self.queue / f".{self.stem}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
