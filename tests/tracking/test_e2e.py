@@ -199,3 +199,12 @@ def test_estimate_fallback_is_recorded_and_said_once(tmp_path: Path) -> None:
     assert estimated["raw_tokens"] == (RAW.stat().st_size + 3) // 4
     assert gain_json()["summary"]["estimated_runs"] == 1
     assert rtk("gain").stdout.decode().count("estimate") == 1
+
+
+def test_unwritable_data_dir_costs_one_line_at_most(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the data dir should be\n")
+    result = rtk("proxy", "sh", "-c", "echo out; exit 4", env={"XDG_DATA_HOME": str(blocker)})
+    assert (result.returncode, result.stdout) == (4, b"out\n")
+    lines = result.stderr.decode().splitlines()
+    assert len([line for line in lines if "track" in line]) == 1 and lines[0].startswith("rtk: ")
