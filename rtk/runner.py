@@ -22,8 +22,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rtk import config, filters, progress, pty_child
-from rtk.exits import COMMAND_NOT_FOUND, NOT_EXECUTABLE, exit_status
+from rtk import config, fast_finish, filters, progress, pty_child
+from rtk.exits import COMMAND_NOT_FOUND, NOT_EXECUTABLE, SIGNAL_BASE, exit_status
+from rtk.run_output import RunOutput
 
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 KILL_GRACE_SECONDS = 5.0
@@ -147,10 +148,15 @@ def run_command(argv: list[str], filter_name: str | None = None, *, no_tty: bool
         print(f"rtk: {argv[0]}: {exc.strerror or exc}", file=sys.stderr)
         return NOT_EXECUTABLE
     early.child = spawned.child
-    from rtk.session import RunSession  # the output side: trio, the filter, recall, accounting
+    output = RunOutput(argv, name, cfg, started=started, t0=t0, colour_fds=terminal.colour_fds)
+    open_fds = dict(spawned.fds)
+    if fast_finish.drain(spawned.child, open_fds, output, early.received):
+        status = exit_status(spawned.child.wait())
+        output.finish(status)
+        return SIGNAL_BASE + early.received[-1] if early.received else status
+    from rtk.session import RunSession  # trio: only for commands that outlast the budget
 
-    session = RunSession(argv, name, cfg, spawned, early, started, t0, terminal)
-    return session.run()
+    return RunSession(argv, spawned, early, terminal, output, open_fds).run()
 
 
 def command_text(argv: Sequence[str]) -> str:

@@ -11,40 +11,37 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import trio
 
-from rtk import accounting, config, progress
+from rtk import progress
 from rtk.exits import SIGNAL_BASE, exit_status
 from rtk.filters.base import Stream
-from rtk.pipeline import HOLD_SECONDS, OutputPipeline, Writer, build_pipeline
+from rtk.pipeline import HOLD_SECONDS, OutputPipeline
 from rtk.pty_child import Spawned
+from rtk.run_output import RunOutput
 from rtk.runner import FORWARDED, KILL_GRACE_SECONDS, READ_SIZE, EarlySignals, Terminal, forward_signal
 
 
 class RunSession:
-    def __init__(self, argv: list[str], filter_name: str, cfg: config.Config, spawned: Spawned,
-                 early: EarlySignals, started: float, t0: float, terminal: Terminal) -> None:
-        self.argv, self.cfg, self.child = argv, cfg, spawned.child
+    def __init__(self, argv: list[str], spawned: Spawned, early: EarlySignals, terminal: Terminal,
+                 output: RunOutput, open_fds: dict[int, int]) -> None:
+        self.argv, self.child = argv, spawned.child
         self.spawned = spawned
         self.early = early
-        self.started, self.t0 = started, t0
+        self.output = output
+        self.pipeline, self.writer = output.pipeline, output.writer
         self.signal_received: int | None = None
-        self.accountant = accounting.start(argv, filter_name)
-        on_raw = self.accountant.raw if self.accountant else None
-        self.writer = Writer(self.accountant.printed if self.accountant else None, terminal.colour_fds)
-        self.pipeline = build_pipeline(argv, filter_name, cfg, self.writer, on_raw)
-        self.fds = {Stream(fd): source for fd, source in spawned.fds.items()}
-        self.status = self._status_line(terminal)
+        self.fds = {Stream(fd): source for fd, source in open_fds.items()}
+        self.status = self._status_line(terminal, output.t0)
 
-    def _status_line(self, terminal: Terminal) -> progress.StatusLine | None:
+    def _status_line(self, terminal: Terminal, t0: float) -> progress.StatusLine | None:
         pipeline, fd = self.pipeline, terminal.status_fd
         if fd is None or not isinstance(pipeline, OutputPipeline):
             return None
         status = progress.StatusLine(fd, self.argv,
                                      lambda: pipeline.filter.progress(),
-                                     colour=fd in terminal.colour_fds, started=self.t0,
+                                     colour=fd in terminal.colour_fds, started=t0,
                                      paused=lambda: progress.reading_terminal(self.child.pid, fd))
         self.writer.before_write = status.clear
         return status
@@ -63,8 +60,7 @@ class RunSession:
             if self.status is not None:
                 self.status.close()
         status = exit_status(self.child.wait())
-        outcome = self.pipeline.finish(status)
-        self._record(status, outcome)
+        self.output.finish(status)
         if self.signal_received is not None:
             return SIGNAL_BASE + self.signal_received
         return status
@@ -85,13 +81,13 @@ class RunSession:
         os.set_blocking(fd, False)
         try:
             while chunk := await _receive(fd):
-                self.pipeline.feed(chunk, stream)
-                if int(stream) in self.writer.broken:
+                self.output.feed(chunk, stream)
+                if self.output.reader_gone(stream):
                     break  # closing our end lets the child meet its own SIGPIPE, as in a shell
         finally:
             trio.lowlevel.notify_closing(fd)
             os.close(fd)
-        self.pipeline.end_of_stream(stream)
+        self.output.end_of_stream(stream)
 
     async def _animate_status(self, status: progress.StatusLine) -> None:
         await trio.sleep(progress.FIRST_DRAW_SECONDS)
@@ -145,20 +141,6 @@ class RunSession:
                 self.child.wait(KILL_GRACE_SECONDS)
             except subprocess.TimeoutExpired:
                 self.child.kill()
-
-    def _record(self, status: int, outcome: object) -> None:
-        if self.accountant is None:
-            return
-        try:
-            self.accountant.finish(accounting.RunRecord(
-                argv=self.argv, filter=self.pipeline.filter_name, exit_code=status,
-                wall_ms=int((time.monotonic() - self.t0) * 1000), cwd=os.getcwd(),
-                started=self.started, raw_bytes=self.pipeline.raw_bytes,
-                printed_bytes=self.writer.printed_bytes,
-                recall_id=getattr(outcome, "recall_id", None),
-                filter_error=getattr(outcome, "filter_error", None)))
-        except Exception as exc:  # noqa: BLE001 - tracking never fails a command
-            print(f"rtk: tracking failed ({type(exc).__name__}: {exc})", file=sys.stderr)
 
 
 async def _receive(fd: int) -> bytes:

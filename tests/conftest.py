@@ -19,6 +19,8 @@ def hermetic_rtk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for var in ("RTK_CONFIG_DIR", "RTK_DB_PATH", "RTK_TRACK", "RTK_RECALL", "RTK_DISABLED",
                 "RTK_HOOK_AUDIT", "RTK_AUDIT_DIR", "NO_COLOR", "RTK_NO_TTY"):
         monkeypatch.delenv(var, raising=False)
+    # every test has its own data dir, so its own tracking worker: let it leave at once
+    monkeypatch.setenv("RTK_TRACK_LINGER", "0.5")
     from rtk import config
 
     config.reset_cache()
