@@ -17,22 +17,9 @@ import sys
 import tempfile
 import time
 
+from script_info import interpreter_of, script_note
+
 COMMAND = "git status && cargo test"
-
-
-def script_note(script: str) -> str:
-    """Older pip writes console scripts that `import re` (~5 ms rtk cannot avoid); newer pip does not."""
-    with open(script, "rb") as f:
-        head = f.read(400)
-    if b"\nimport re\n" in head:
-        return "rtk script imports re (older pip's template): ~5 ms of every run is the script's"
-    return "rtk script: no re import"
-
-
-def interpreter_of(script: str) -> str:
-    with open(script, "rb") as f:
-        first = f.readline()
-    return first[2:].decode().strip() if first.startswith(b"#!") else sys.executable
 
 
 def _child_cpu() -> float:

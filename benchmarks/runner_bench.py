@@ -15,8 +15,10 @@ import sys
 import tempfile
 import threading
 import time
+from typing import BinaryIO
 
-LINE_WORDS = "error warning file line compile test passed failed src lib module value".split()
+LINE_WORDS = ["error", "warning", "file", "line", "compile", "test", "passed", "failed", "src", "lib",
+              "module", "value"]
 
 
 def make_output(path: str, megabytes: int) -> None:
@@ -44,7 +46,11 @@ def peak_rss_kib(pid: int, stop: threading.Event, result: list[int]) -> None:
 
 
 def timed_run(argv: list[str], stdin_path: str | None = None) -> tuple[float, int]:
-    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    with open(stdin_path or os.devnull, "rb") as stdin:
+        return _timed(argv, stdin)
+
+
+def _timed(argv: list[str], stdin: BinaryIO) -> tuple[float, int]:
     started = time.perf_counter()
     proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL)
     stop, peak = threading.Event(), []  # type: ignore[var-annotated]
@@ -61,7 +67,7 @@ def median_ms(argv: list[str], runs: int) -> float:
     samples = []
     for _ in range(runs):
         started = time.perf_counter()
-        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         samples.append((time.perf_counter() - started) * 1000)
     return statistics.median(samples)
 

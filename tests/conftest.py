@@ -28,6 +28,18 @@ def hermetic_rtk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     config.reset_cache()
 
 
+@pytest.fixture
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """HOME and the working directory in tmp_path: no real agent settings are read or written."""
+    home = tmp_path / "home"
+    project = tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(project)
+    return home
+
+
 def rtk_executable() -> list[str]:
     """The installed `rtk` script (e2e tests run it as users do), else `python -m rtk`."""
     found = shutil.which("rtk", path=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))

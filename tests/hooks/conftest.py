@@ -13,14 +13,8 @@ from tests.conftest import rtk_executable
 
 
 @pytest.fixture(autouse=True)
-def agent_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    project = tmp_path / "project"
-    home.mkdir()
-    project.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.chdir(project)
-    return home
+def agent_home(isolated_home: Path) -> Path:
+    return isolated_home
 
 
 def write_files(home: Path, files: dict[str, Any]) -> None:

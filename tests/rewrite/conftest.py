@@ -9,14 +9,8 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    project = tmp_path / "project"
-    home.mkdir()
-    project.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.chdir(project)
-    return home
+def _home_in_tmp(isolated_home: Path) -> Path:
+    return isolated_home
 
 
 Writer = Callable[..., Path]
