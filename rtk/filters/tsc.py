@@ -78,8 +78,9 @@ class TscFilter(BaseFilter):
             return False
         if diag.head.file is not None and tl.is_frame(raw, text):
             return True
-        if diag.head.file is not None and (loc := tl.related_location(text)) is not None:
-            diag.related.append((loc, []))
+        if diag.head.file is not None and (related := tl.related_location(text)) is not None:
+            loc, message = related
+            diag.related.append((loc, [message] if message else []))
             return True
         if text.startswith("    ") and diag.related:
             diag.add_related_message(text)

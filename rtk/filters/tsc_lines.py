@@ -20,7 +20,9 @@ _PLAIN_RE = re.compile(
 _PRETTY_RE = re.compile(
     r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+) - " + _CATEGORY + r" (?P<code>TS\d+): (?P<msg>.*)$")
 _GLOBAL_RE = re.compile(r"^" + _CATEGORY + r" (?P<code>TS\d+): (?P<msg>.*)$")
-_RELATED_RE = re.compile(r"^  (?P<loc>\S.*:\d+:\d+)$")
+# TS 5 puts a related location on its own line (its message comes after the frame), TS 7 puts
+# the message on the same line: `  src/b.ts:6:29 - The expected type comes from ...`.
+_RELATED_RE = re.compile(r"^  (?P<loc>\S.*?:\d+:\d+)(?: - (?P<msg>.*))?$")
 _FRAME_RE = re.compile(r"^\s*(?:\d+|\.\.\.)(?: .*)?$|^\s+~[\s~]*$")
 _SUMMARY_RE = re.compile(r"^Found (?P<count>\d[\d,]*) errors?\b(?P<rest>.*)$")
 _TABLE_HEAD_RE = re.compile(r"^Errors\s+Files$")
@@ -80,9 +82,10 @@ def is_frame(raw: str, text: str) -> bool:
     return raw.lstrip(" ").startswith("\x1b[7m") or bool(_FRAME_RE.match(text))
 
 
-def related_location(text: str) -> str | None:
+def related_location(text: str) -> tuple[str, str | None] | None:
+    """The location of a `--pretty` related-information line, and its message when on the same line."""
     m = _RELATED_RE.match(text)
-    return m["loc"] if m else None
+    return (m["loc"], m["msg"]) if m else None
 
 
 def summary_count(text: str) -> int | None:
