@@ -38,15 +38,17 @@ class GenericFilter(BaseFilter):
         self._lines = 0
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        # the hot loop of every unknown command: kept lean (no helper calls for plain lines)
         self._lines += 1
-        text = strip_ansi(line).rstrip()
-        key = (text, stream)
-        if key == self._last:
+        coloured = "\x1b" in line
+        text = (strip_ansi(line) if coloured else line).rstrip()
+        last = self._last
+        if last is not None and last[0] == text and last[1] == stream:
             self._count += 1
             return self._report() if self._count % REPORT_EVERY == 0 else _NOTHING
-        out = self._end_run()
-        self._last, self._count, self._reported = key, 1, 0
-        self._shown = _with_colours(line, text)
+        out = self._end_run() if self._count >= 2 else []
+        self._last, self._count, self._reported = (text, stream), 1, 0
+        self._shown = _with_colours(line, text) if coloured else text
         out.append(Line(self._shown, stream))
         return out
 
