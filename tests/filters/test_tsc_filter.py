@@ -85,6 +85,30 @@ def test_each_watch_cycle_is_summarised_when_its_found_line_arrives(case: str) -
     assert filt.failure_seen
 
 
+def test_ts7_watch_cycles_end_at_the_timestamped_line_not_at_the_found_table() -> None:
+    """TS 7 prints `Found 3 errors in 3 files.` and the Errors/Files table in every watch cycle too."""
+    lines = raw_lines("ts7_watch_tty_pretty")
+    filt = create(FilterContext(("npx", "tsc", "--watch", "--noEmit")))
+    released = feed_each(filt, lines)
+    summaries = [(i, t) for i, chunk in enumerate(released) for t in chunk if t.startswith("tsc: ")]
+    assert [t.split(" (")[0] for _, t in summaries] == [
+        "tsc: 1 error in 1 file", "tsc: 3 errors in 3 files", "tsc: 3 errors in 3 files",
+        "tsc: 5 errors in 4 files", "tsc: 3 errors in 2 files", "tsc: 3 errors in 2 files", "tsc: 1 error in 1 file",
+    ]
+    for index, text in summaries:
+        assert text.endswith("; watching for file changes")
+        assert strip_ansi(lines[index]).startswith("[") and "Watching for file changes." in lines[index]
+    out = [t for chunk in released for t in chunk]
+    assert not any(t.startswith(("Found ", "Errors  Files")) or t.endswith(".ts:304") for t in out)
+    assert texts(list(filt.finish(130))) == ["tsc: watch stopped (exit 130)"]
+
+
+def test_zero_padded_ts7_timestamps_are_watch_status_lines() -> None:
+    _, out = run(raw_lines("ts7_watch_plain"), 130, ("npx", "tsc", "--watch"))
+    assert not any("AM" in t or "Starting" in t or "File change" in t for t in out)
+    assert out.count("tsc: 1 error in 1 file (TS2345 x1); watching for file changes") == 2
+
+
 def test_a_new_watch_cycle_names_its_files_again() -> None:
     _, out = run(raw_lines("watch_plain"), 130)
     assert out.count("src/internal/operators/map.ts") == 2
@@ -109,15 +133,32 @@ def test_pretty_drops_code_frames_and_keeps_related_information() -> None:
     assert not any("Errors  Files" in t or t.startswith("Found ") for t in out)
 
 
-def test_pretty_and_plain_report_the_same_errors() -> None:
-    _, plain = run(raw_lines("rxjs_plain"))
-    _, pretty = run(raw_lines("rxjs_pretty"))
+def test_ts7_related_information_keeps_location_and_message_and_drops_its_frame() -> None:
+    """TS 7 writes `  src/x.ts:67:3 - message` on one line, then the frame; TS 5 the message after the frame."""
+    _, out = run(raw_lines("ts7_rxjs_pretty"))
+    assert "    src/internal/Subscriber.ts:67:3: 'next' is declared here." in out
+    start = out.index("  L67:78 TS2769 No overload matches this call.")
+    assert out[start + 6:start + 9] == [
+        "    src/internal/operators/reduce.ts:7:17: The last overload is declared here.",
+        ("    src/internal/operators/reduce.ts:59:17: The call would have succeeded against this implementation, "
+         "but implementation signatures of overloads are not externally visible."),
+        ("  L68:14 TS2739 Type '{ next: () => void; }' is missing the following properties from type "
+         "'Observer<string>': error, complete"),
+    ]
+    assert not any("~~~" in t or "next(value: T): void" in t for t in out)
+
+
+@pytest.mark.parametrize("version", ["", "ts7_"])
+def test_pretty_and_plain_report_the_same_errors(version: str) -> None:
+    _, plain = run(raw_lines(f"{version}rxjs_plain"))
+    _, pretty = run(raw_lines(f"{version}rxjs_pretty"))
     assert [t for t in plain if t in pretty] == plain
 
 
-def test_pretty_output_without_colours_is_read_the_same_way() -> None:
-    _, coloured = run(raw_lines("rxjs_pretty"))
-    _, stripped = run([strip_ansi(line) for line in raw_lines("rxjs_pretty")])
+@pytest.mark.parametrize("case", ["rxjs_pretty", "ts7_rxjs_pretty", "ts7_build_pretty_app_errors"])
+def test_pretty_output_without_colours_is_read_the_same_way(case: str) -> None:
+    _, coloured = run(raw_lines(case))
+    _, stripped = run([strip_ansi(line) for line in raw_lines(case)])
     assert stripped == coloured
 
 
@@ -146,9 +187,16 @@ def test_identical_errors_share_a_line_and_repeats_elsewhere_point_back() -> Non
     assert out[-1] == "tsc: 15 errors in 8 files (TS2580 x15)"
 
 
-def test_build_progress_lines_are_dropped() -> None:
-    _, out = run(raw_lines("build_verbose_missing_node_types"))
+@pytest.mark.parametrize("case", ["build_verbose_missing_node_types", "ts7_build_verbose_missing_node_types"])
+def test_build_progress_lines_are_dropped(case: str) -> None:
+    _, out = run(raw_lines(case))
     assert not any("Building project" in t or "out of date" in t or t.startswith("    * ") for t in out)
+
+
+def test_a_clean_ts7_build_is_one_line() -> None:
+    filt, out = run(raw_lines("ts7_build_verbose_clean"), 0, ("npx", "tsc", "-b", "--verbose"))
+    assert out == ["tsc: no errors"]
+    assert not filt.failure_seen and not filt.elided
 
 
 def test_a_long_group_names_its_file_again() -> None:
@@ -207,9 +255,10 @@ def test_unknown_lines_between_errors_keep_their_place() -> None:
     ]
 
 
-def test_tsc_help_instead_of_a_compile_is_cut_to_its_first_section() -> None:
-    filt, out = run(raw_lines("no_project_help"), 1)
-    assert out[:3] == ["Version 5.9.3", "tsc: The TypeScript Compiler - Version 5.9.3", "COMMON COMMANDS"]
+@pytest.mark.parametrize(("case", "version"), [("no_project_help", "5.9.3"), ("ts7_no_project_help", "7.0.2")])
+def test_tsc_help_instead_of_a_compile_is_cut_to_its_first_section(case: str, version: str) -> None:
+    filt, out = run(raw_lines(case), 1)
+    assert out[:3] == [f"Version {version}", f"tsc: The TypeScript Compiler - Version {version}", "COMMON COMMANDS"]
     assert out[-2].startswith("... ") and "COMMAND LINE FLAGS" in out[-2]
     assert out[-1].startswith("tsc: no tsconfig.json found")
     assert filt.elided and filt.failure_seen
