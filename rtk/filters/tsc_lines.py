@@ -6,6 +6,9 @@ stdout is not a terminal or with `--pretty false`) and `src/a.ts:12:5 - error TS
 Around them come continuation lines (message chains indented by two spaces per level), the
 `Found N errors` summary with its per-file table, timestamped `--watch` / `--build` status lines,
 and the banners and footers of the package manager that ran a `typecheck` script.
+TypeScript 7 (the Go-native compiler) prints the same shapes as 5.x, with three differences the
+classifier allows for: related information on one line (see _RELATED_RE), zero-padded watch
+timestamps, and the `Found N errors in M files.` table in every `--watch` cycle and `--build --pretty` run.
 """
 from __future__ import annotations
 
