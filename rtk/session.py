@@ -22,6 +22,8 @@ from rtk.pty_child import Spawned
 from rtk.run_output import RunOutput
 from rtk.runner import FORWARDED, KILL_GRACE_SECONDS, READ_SIZE, EarlySignals, Terminal, forward_signal
 
+ORPHAN_GRACE_SECONDS = 1.0
+
 
 class RunSession:
     def __init__(self, argv: list[str], spawned: Spawned, early: EarlySignals, terminal: Terminal,
@@ -66,16 +68,32 @@ class RunSession:
         return status
 
     async def _main(self) -> None:
+        self.signalled = trio.Event()
         async with trio.open_nursery() as nursery:
             await nursery.start(self._relay_signals, nursery)
             nursery.start_soon(self._release_hold_later)
             if self.status is not None:
                 nursery.start_soon(self._animate_status, self.status)
-            async with trio.open_nursery() as readers:
-                for stream, fd in self.fds.items():
-                    readers.start_soon(self._read, fd, stream)
+            reading = trio.CancelScope()
+            nursery.start_soon(self._stop_reading_after_signalled_exit, reading)
+            with reading:
+                async with trio.open_nursery() as readers:
+                    for stream, fd in self.fds.items():
+                        readers.start_soon(self._read, fd, stream)
             await trio.to_thread.run_sync(self.child.wait, abandon_on_cancel=True)
             nursery.cancel_scope.cancel()
+
+    async def _stop_reading_after_signalled_exit(self, readers: trio.CancelScope) -> None:
+        """After a forwarded signal, the child's exit ends the run even if a grandchild holds the pipes.
+
+        Without a signal rtk waits for the pipes like a shell pipeline does. But a launcher that
+        dies of SIGTERM without passing it on (TypeScript 7's `tsc` under Node) leaves its
+        worker running with our pipes, and rtk was asked to stop, not to wait for that worker.
+        """
+        await trio.to_thread.run_sync(self.child.wait, abandon_on_cancel=True)
+        await self.signalled.wait()
+        await trio.sleep(ORPHAN_GRACE_SECONDS)
+        readers.cancel()
 
     async def _read(self, fd: int, stream: Stream) -> None:
         os.set_blocking(fd, False)
@@ -120,6 +138,7 @@ class RunSession:
     def _forward(self, signum: int, nursery: trio.Nursery, send: bool = True) -> None:
         first = self.signal_received is None
         self.signal_received = signum
+        self.signalled.set()
         if send:
             forward_signal(self.child, signum)
         if first:

@@ -224,3 +224,18 @@ def test_a_200_mb_output_streams_through_whole(tmp_path: Path) -> None:
     assert proc.wait(timeout=120) == 0
     assert size >= 200_000_000 and received == size
     assert last.endswith(line % 3_999_999)
+
+
+def test_a_grandchild_holding_the_pipe_does_not_keep_a_signalled_rtk_alive() -> None:
+    code = ("import subprocess, time\n"
+            "worker = subprocess.Popen(['sleep', '120'])\n"
+            "print(worker.pid, flush=True)\n"
+            "time.sleep(120)")
+    proc = subprocess.Popen([*rtk_executable(), PY, "-c", code], stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    worker = int(proc.stdout.readline())
+    try:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 128 + signal.SIGTERM
+    finally:
+        os.kill(worker, signal.SIGKILL)
