@@ -50,14 +50,42 @@ def test_the_next_diagnostic_header_also_ends_a_block() -> None:
     assert out and out[0].text.startswith("error[E0277]")
 
 
-def test_code_frame_keeps_marked_lines_and_labels_only() -> None:
+def test_code_frame_becomes_one_line_per_label() -> None:
     filt = make("cargo build")
     printed = texts(feed_all(filt, raw_lines("build_borrow_error")))
-    assert "   |" not in printed and "..." not in printed  # gutters and elisions of rustc's own
-    assert "10 |         let first = out.first();" in printed
-    assert "   |                     --- immutable borrow occurs here" in printed
-    assert "38 |     let moved = names.clone();" in printed  # the suggestion's new line
-    assert filt.elided  # the unmarked context line (32 |) and `...` went
+    assert not any("|" in text and "-->" not in text and " | " not in text for text in printed)
+    assert "  10:21 - immutable borrow occurs here" in printed  # a secondary label: line:col
+    assert "  ^ value used here after move" in printed  # the primary label: the `-->` line says where
+    assert "  38 | let moved = names.clone();" in printed  # the suggestion's new line, once
+    assert not any("let first = out.first();" in text for text in printed)  # source lines go
+    assert filt.elided  # the source lines went
+
+
+def test_labels_below_connectors_keep_their_own_column() -> None:
+    printed = texts(feed_all(make("cargo build"), raw_lines("build_type_error")))
+    note = printed.index("note: the method call chain might not have had the expected associated types")
+    assert printed[note + 1:note + 5] == [
+        "  --> src/lib.rs:21:18",
+        "  ^ `Iterator::Item` changed to `u32` here",
+        "  21:11 - `Iterator::Item` is `&Item` here",
+        "  21:5 - this expression has type `&[Item]`",
+    ]
+
+
+def test_spans_over_several_lines_give_start_and_end_line() -> None:
+    printed = texts(feed_all(make("cargo build"), raw_lines("build_multiline_span")))
+    assert "  45-49 - `if` and `else` have incompatible types" in printed
+    assert "  46:9 - expected because of this" in printed
+    assert "  55-58 ^ expected `usize`, found `Filter<Iter<'_, Item>, {closure@...}>`" in printed
+
+
+def test_adjacent_markers_and_unlabelled_carets() -> None:
+    printed = texts(feed_all(make("cargo +nightly check"), raw_lines("check_errors_nightly")))
+    assert "  ^ the trait `From<ParseIntError>` is not implemented for `String`" in printed
+    assert "  20:24 - this can't be annotated with `?` because it has type `Result<_, ParseIntError>`" in printed
+    call = printed.index("error[E0061]: this method takes 1 argument but 2 arguments were supplied")
+    assert printed[call + 1:call + 3] == ["  --> src/lib.rs:37:28", "  37:35 - unexpected argument #2 of type `{integer}`"]
+    assert "  37 + names.sort_by(|a, b| b.cmp(a));" in printed and not any(" - " in t and "b.cmp(a, 1)" in t for t in printed)
 
 
 def test_repeated_lints_are_grouped_with_every_location() -> None:

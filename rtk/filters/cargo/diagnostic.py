@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rtk.filters.cargo.frame import FrameCompactor
+
 HEADER_RE = re.compile(r"^(error|warning)(\[[A-Z]+\d+\])?: (.*)$")
 LOCATION_RE = re.compile(r"^\s*(?:-->|:::) (\S.*)$")
 SOURCE_RE = re.compile(r"^\s*\d+\s*(\||[+~-]) ?(.*)$")
@@ -77,19 +79,25 @@ class Diagnostic:
 
     def render(self, keep_code: bool = False) -> tuple[list[str], bool]:
         """The kept lines, and whether code (not just frame decoration) was dropped."""
-        kept: list[str] = []
-        dropped_code = False
         lines = self.lines
         named = any(NAMED_LINT_RE.search(line) for line in lines)
-        for i, line in enumerate(lines):
-            if named and CLIPPY_LINK_RE.match(line):
-                continue
-            verdict = _frame_verdict(line, lines[i + 1] if i + 1 < len(lines) else "")
-            if verdict is None or (verdict and keep_code):
-                kept.append(RUSTC_HASH_RE.sub("/rustc/…/", line))
-            elif verdict:
-                dropped_code = True
-        return kept, dropped_code
+        if named:
+            lines = [line for line in lines if not CLIPPY_LINK_RE.match(line)]
+        if keep_code:
+            return _render_whole(lines), False
+        compactor = FrameCompactor()
+        kept = [out for line in lines for out in compactor.feed(line)] + compactor.close()
+        return [RUSTC_HASH_RE.sub("/rustc/…/", line) for line in kept], compactor.dropped_code
+
+
+def _render_whole(lines: list[str]) -> list[str]:
+    """Without a recall store: the frame keeps its code, only gutters and decoration go."""
+    kept: list[str] = []
+    for i, line in enumerate(lines):
+        verdict = _frame_verdict(line, lines[i + 1] if i + 1 < len(lines) else "")
+        if verdict is not False:
+            kept.append(RUSTC_HASH_RE.sub("/rustc/…/", line))
+    return kept
 
 
 def _frame_verdict(line: str, following: str) -> bool | None:
