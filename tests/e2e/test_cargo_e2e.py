@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -69,7 +70,30 @@ def test_rtk_cargo_test_reports_the_failure_the_warning_and_one_summary(crate: P
 def test_rtk_cargo_build_success_is_one_line(crate: Path) -> None:
     result = run_in(crate, *rtk_executable(), "cargo", "build")
     assert result.returncode == 0
-    assert result.stdout == ""
+    # The warning's source line was dropped (the `-->` location points at it): only the recall hint.
+    assert re.fullmatch(r"\[full output: rtk recall [0-9a-f]+\]\n", result.stdout)
     lines = result.stderr.splitlines()
     assert lines[-1].startswith("cargo build: ok (1 crate, 1 warning, ")
     assert "warning: unused variable: `unused_total`" in lines
+
+
+BROKEN_RS = """\
+pub fn total(items: &[u64]) -> u32 {
+    let first = items.first();
+    items.iter().sum::<u64>()
+}
+"""
+
+
+def test_rtk_cargo_build_error_is_one_line_per_label(crate: Path) -> None:
+    (crate / "src" / "lib.rs").write_text(BROKEN_RS)
+    result = run_in(crate, *rtk_executable(), "cargo", "build")
+    assert result.returncode == 101
+    err = result.stderr
+    assert "error[E0308]: mismatched types" in err
+    assert "--> src/lib.rs:3:5" in err
+    assert "\n  ^ expected `u32`, found `u64`\n" in err  # the primary label, placed by `-->`
+    assert "\n  1:32 - expected `u32` because of return type\n" in err
+    assert "\n  3 | items.iter().sum::<u64>().try_into().unwrap()\n" in err  # the suggested fix
+    assert "pub fn total" not in err and "let first" not in err  # source lines went
+    assert "error: could not compile `e2e_crate`" in err

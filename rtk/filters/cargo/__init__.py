@@ -1,7 +1,7 @@
 """cargo build|check|clippy|test|run|nextest run: diagnostics, failing tests and one summary.
 
 Kept: every rustc/clippy diagnostic (code, message, locations, labels, help and notes; the code
-frame shortened to the lines under a marker), repeated lints folded into a location list, cargo's
+frame shortened to one `line:col` line per label and a suggestion's new code), repeated lints folded into a location list, cargo's
 own errors (`could not compile`, `test failed, to rerun pass ...`), each failing test's
 `---- name stdout ----` block with its backtrace cut to the user's frames, the failing test names,
 and any line this filter does not know. `cargo run`: everything after `Running `prog`` is the

@@ -1,11 +1,13 @@
 """rustc diagnostics: one block (`error[E0308]: ...` up to the blank line), shortened and grouped.
 
 A block keeps its header (level, code, message), every `-->`/`:::` location, every label, and
-every `help:`/`note:`/`= ...` line. Only the code frame shrinks: gutter-only lines, `...` and
-source lines that carry no marker go; a suggestion keeps its new (`+`/`~`) lines, not the old
-(`-`) ones. Repeats of a lint (same level and message once the backticked names are masked) are
-folded into their first occurrence: the first is printed whole, the others become one location
-line each under a `(N more)` heading, printed at the next flush point (end of a crate's build).
+every `help:`/`note:`/`= ...` line. Only the code frame shrinks (see `frame.py`): each label becomes
+one `line:col mark text` line, source lines and unlabelled markers go, a suggestion keeps its new
+(`|`/`+`/`~`) lines, not the old (`-`) ones. Without a recall store the frame keeps its marked
+source lines and marker lines as rustc printed them.
+Repeats of a lint (same level and message once the backticked names are masked) are folded into
+their first occurrence: the first is printed whole, the others become one location line each
+under a `(N more)` heading, printed at the next flush point (end of a crate's build).
 """
 from __future__ import annotations
 
