@@ -208,3 +208,29 @@ def test_without_recall_nothing_is_elided() -> None:
     build = create(FilterContext(("cargo", "build"), recall_enabled=False))
     printed = texts(feed_all(build, raw_lines("build_borrow_error")))
     assert "32 |     let mut names: Vec<String> = items" in printed and not build.elided
+
+
+# Captured from `cargo clippy` (rustc 1.95) on `pub fn f() { println!("a"); return; }`.
+NEEDLESS_RETURN = """\
+warning: unneeded `return` statement
+ --> src/lib.rs:3:5
+  |
+3 |     return;
+  |     ^^^^^^
+  |
+  = help: for further information visit https://rust-lang.github.io/rust-clippy/rust-1.95.0/index.html#needless_return
+  = note: `#[warn(clippy::needless_return)]` on by default
+help: remove `return`
+  |
+2 -     println!("a");
+3 -     return;
+2 +     println!("a");
+  |
+"""
+
+
+def test_a_suggestion_keeps_new_lines_and_lines_removed_without_replacement() -> None:
+    filt = make("cargo clippy")
+    printed = texts([*feed_all(filt, NEEDLESS_RETURN.splitlines()), list(filt.finish(0))])
+    assert printed[-4:-1] == ["help: remove `return`", '  2 + println!("a");', "  3 - return;"]
+    assert not any("rust-clippy" in text for text in printed)  # the lint is named by `#[warn(...)]`

@@ -4,7 +4,8 @@ A frame (the lines under a `-->` location) becomes:
 - `  ^ label` for the primary label at the location itself (the `-->` line says where);
 - `  21:5 - label` for any other label (line:col; col left out when it cannot be told exactly);
 - `  45-49 - label` for a label on a span over several lines (start and end line);
-- `  22 | new code` / `  48 + new code` for a suggestion's new lines (`help:` without a location).
+- `  22 | new code` / `  48 + new code` for a suggestion's new lines (`help:` without a location),
+  `  5 - old code` for a line it removes without a replacement.
 Source lines, unlabelled markers, connectors and gutters go: the location says where to look.
 """
 from __future__ import annotations
@@ -135,6 +136,7 @@ class FrameCompactor:
         self.frame: Frame | None = None
         self.suggestion = False
         self.dropped_code = False
+        self.removed: dict[int, str] = {}
 
     def feed(self, line: str) -> list[str]:
         if line == "...":
@@ -153,8 +155,11 @@ class FrameCompactor:
 
     def _source(self, number: int, kind: str, code: str) -> list[str]:
         if kind in "+~" or (kind == "|" and self.suggestion):
+            self.removed.pop(number, None)  # replaced: the new line says it all
             return [f"  {number} {kind} {code.strip()}"]
         self.dropped_code = True
+        if kind == "-":
+            self.removed[number] = code.strip()
         if kind == "|" and self.frame is not None:
             self.frame.source(number, code)
         return []
@@ -169,5 +174,8 @@ class FrameCompactor:
             self.frame = Frame() if self.suggestion else None
 
     def close(self) -> list[str]:
+        """The finished frame's labels, and the lines a suggestion removes without a replacement."""
         frame, self.frame = self.frame, None
-        return frame.render() if frame is not None else []
+        removed, self.removed = self.removed, {}
+        out = frame.render() if frame is not None else []
+        return out + [f"  {number} - {code}" for number, code in removed.items()]
