@@ -69,27 +69,27 @@ def _dispatch(args: list[str]) -> int:
         return 2
     head = args[0]
     if head == "hook":
-        from rtk.hooks import main as hook_main
+        from rtk.agent.hooks import main as hook_main
 
         return hook_main(args[1:])
     if head == "rewrite":
-        from rtk.rewrite_cli import main as rewrite_main
+        from rtk.cli.rewrite import main as rewrite_main
 
         return rewrite_main(args[1:])
     if head in ("run", "proxy"):
         return _run_subcommand(head, args[1:], terminal)
     if head in CLICK_COMMANDS:
-        from rtk.cli import main as cli_main
+        from rtk.cli.group import main as cli_main
 
         return cli_main(args)
-    from rtk.runner import run_command
+    from rtk.run.runner import run_command
 
     return run_command(args, None, **terminal)
 
 
 def _run_subcommand(kind: str, args: list[str], terminal: dict[str, bool]) -> int:
     """`rtk run [--filter NAME] -- CMD...` and `rtk proxy CMD...`, parsed without click."""
-    from rtk.runner import run_command
+    from rtk.run.runner import run_command
 
     if kind == "proxy":
         args, more = _terminal_flags(args)
@@ -110,7 +110,7 @@ def _run_subcommand(kind: str, args: list[str], terminal: dict[str, bool]) -> in
         args = args[1:]
     if not args:
         return _usage()
-    from rtk.filters import REGISTRY
+    from rtk.filters.registry import REGISTRY
 
     if forced is not None and forced not in REGISTRY:
         print(f"rtk: unknown filter '{forced}' (known: {', '.join(REGISTRY)})", file=sys.stderr)

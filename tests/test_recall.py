@@ -10,7 +10,7 @@ import pytest
 
 from rtk import recall
 from rtk.recall import RawSpool
-from rtk.recall_cli import narrow
+from rtk.cli.recall import narrow
 
 
 def spool_of(directory: Path, chunks: list[bytes], max_bytes: int = 1 << 20, **kw: int) -> RawSpool:

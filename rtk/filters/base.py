@@ -33,12 +33,14 @@ class FilterContext:
 
     `recall_enabled` False means the raw output is not kept anywhere, so a filter may drop noise
     but must never elide content (spec/gain.md, Recall). `limits` holds the `[limits]` table of
-    config.toml (e.g. `git_status_max_files`); filters read it with `limit()`.
+    config.toml (e.g. `git_status_max_files`); filters read it with `limit()`. `filter_name` is set
+    by the registry's `load`, so one engine can build many named filters.
     """
 
     argv: tuple[str, ...] = ()
     recall_enabled: bool = True
     limits: Mapping[str, int] = field(default_factory=dict)
+    filter_name: str = ""  # the registry's name for the filter being built (declarative filters)
 
     def limit(self, key: str, default: int) -> int:
         value = self.limits.get(key, default)

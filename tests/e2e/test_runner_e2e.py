@@ -153,7 +153,7 @@ def test_pipe_without_a_choice_is_a_usage_error() -> None:
 
 
 def test_filters_lists_every_registered_filter() -> None:
-    from rtk.filters import REGISTRY
+    from rtk.filters.registry import REGISTRY
 
     out = rtk("filters").stdout.decode()
     assert all(line.split()[0] in REGISTRY for line in out.splitlines())

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from rtk import config
 from rtk.filters.base import Stream
-from rtk.pipe import pick_filter
-from rtk.pipeline import build_pipeline
+from rtk.run.replay import pick_filter
+from rtk.run.pipeline import build_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
@@ -52,7 +52,7 @@ class CaptureWriter:
     """A Writer stand-in that collects what would be printed, in order, both streams merged."""
 
     def __init__(self) -> None:
-        from rtk.pipeline import Writer
+        from rtk.run.pipeline import Writer
 
         self._writer = Writer(self._collect)
         self._writer.broken = {1, 2}

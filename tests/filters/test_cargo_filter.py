@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from rtk.filters.base import FilterContext, Line, Stream
-from rtk.filters.cargo import CargoFilter, create
+from rtk.filters.cargo import create
+from rtk.filters.cargo.filter import CargoFilter
 from rtk.filters.cargo.lines import subcommand
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "cargo"

@@ -40,7 +40,7 @@ def test_same_output_whatever_the_chunking(case: Case) -> None:
 
 
 def test_every_registered_filter_has_fixtures() -> None:
-    from rtk.filters import REGISTRY
+    from rtk.filters.registry import REGISTRY
 
     tools = {c.path.parent.name for c in CASES}
     missing = [name for name in REGISTRY if name not in tools]

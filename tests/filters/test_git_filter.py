@@ -6,7 +6,8 @@ from collections.abc import Sequence
 import pytest
 
 from rtk.filters.base import FilterContext, Stream
-from rtk.filters.git import create, split_argv
+from rtk.filters.git import create
+from rtk.filters.git.filter import split_argv
 from rtk.filters.git.caps import CappedList, folder_of
 from rtk.filters.git.common import PassFilter
 from rtk.filters.git.diff import DiffFilter

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from rtk.filters import classify
+from rtk.filters.registry import classify
 from rtk.filters.base import ANSI_RE, FilterContext, Line, Stream
-from rtk.filters.pytest import PytestFilter, create
+from rtk.filters.pytest import create
+from rtk.filters.pytest.filter import PytestFilter
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pytest"
 SEP = "=" * 30

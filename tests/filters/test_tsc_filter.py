@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from rtk.filters import classify
+from rtk.filters.registry import classify
 from rtk.filters.base import FilterContext, Line, Stream, strip_ansi
-from rtk.filters.tsc import TscFilter, create
-from rtk.splitter import LineSplitter
+from rtk.filters.tsc import create
+from rtk.filters.tsc.filter import TscFilter
+from rtk.run.splitter import LineSplitter
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "tsc"
 

@@ -1,68 +1,36 @@
-"""The git filter: one family filter per subcommand, chosen from the argv as typed.
+"""git: status, log, diff/show and the write commands, each reduced to what an agent acts on.
 
-git runs exactly as typed (one process, no injected flags); the filter parses git's English
-output. `status` -> status.py, `log` and `show` -> log.py (patches through diff.py), `diff` ->
-diff.py, the write commands -> write.py. Output formats that are already compact or that we do
-not parse (`-s`, `--porcelain`, `--oneline`, `--format`, `--stat`, `--name-only`, `--graph`,
-`--word-diff`, ...) and `git branch` listings pass through unchanged; so does anything that does
-not look like git's English output. Errors and conflicts are always printed verbatim.
+git runs exactly as typed; the filter parses git's English output (see `filter.py` for which
+subcommand goes where) and passes through anything else, errors and conflicts verbatim.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from rtk.filters.serves import Serves, Words
 
-from rtk.filters.base import Filter, FilterContext
-from rtk.filters.git import diff, log, status
-from rtk.filters.git.common import PassFilter, has_flag
-from rtk.filters.git.write import WriteFilter
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.filters.base import Filter, FilterContext
 
-OPTS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
-                             "--super-prefix", "--config-env", "--exec-path", "--list-cmds"})
-STATUS_RAW = ("-s", "--short", "--porcelain", "-z", "--null", "-v", "--verbose", "--column")
-PATCH_RAW = ("--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--raw",
-             "--summary", "--dirstat", "--compact-summary", "--check", "-z", "--word-diff",
-             "--word-diff-regex", "--color-words", "--binary", "--patch-with-stat",
-             "--patch-with-raw", "--output", "--ext-diff")
-LOG_RAW = PATCH_RAW + ("--oneline", "--format", "--graph", "--left-right", "--cherry-mark",
-                       "--children", "--parents", "--pretty=oneline", "--pretty=short",
-                       "--pretty=full", "--pretty=fuller", "--pretty=email", "--pretty=raw",
-                       "--pretty=reference", "--pretty=format", "--pretty=tformat")
-WRITE = frozenset(["add", "commit", "push", "pull", "fetch", "checkout", "switch", "stash", "merge", "rebase"])
+GIT_OPTS_WITH_VALUE = ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
+                       "--config-env", "--exec-path", "--list-cmds")
+SUBCOMMANDS = ("status", "log", "diff", "show", "add", "commit", "push", "pull", "fetch", "checkout",
+               "switch", "branch", "stash", "merge")
+# Served when run through rtk, but never rewritten by a hook: it may open an editor or a conflict
+# session the agent has to see exactly (spec/rewrite.md: `git rebase main` -> exit 1).
+NOT_REWRITTEN = ("rebase",)
 
-
-def split_argv(argv: Sequence[str]) -> tuple[str, list[str]]:
-    """git's subcommand and the words after it, stepping over global options."""
-    i = 1
-    while i < len(argv) and argv[i].startswith("-") and argv[i] != "-":
-        i += 2 if argv[i] in OPTS_WITH_VALUE else 1
-    if i >= len(argv):
-        return "", []
-    return argv[i], list(argv[i + 1:])
-
-
-def _pretty_raw(args: Sequence[str]) -> bool:
-    """`--pretty=X`/`--format=X` other than medium, or a bare `--pretty` format string."""
-    for arg in args:
-        if arg == "--":
-            break
-        if arg.startswith(("--pretty=", "--format=")) and arg.split("=", 1)[1] != "medium":
-            return True
-    return has_flag(args, LOG_RAW)
-
-
-def _shows_blob(args: Sequence[str]) -> bool:
-    """`git show HEAD:path` prints a file, not a commit."""
-    return any(":" in a and not a.startswith("-") for a in args)
+SERVES = Serves(
+    "git",
+    "git [global options] status|log|diff|show|add|commit|push|pull|fetch|checkout|switch"
+    "|branch|stash|merge|rebase",
+    (
+        Words(("git",), SUBCOMMANDS, options_with_value=GIT_OPTS_WITH_VALUE),
+        Words(("git",), NOT_REWRITTEN, options_with_value=GIT_OPTS_WITH_VALUE, rewrite=False),
+    ),
+)
 
 
 def create(ctx: FilterContext) -> Filter:
-    sub, args = split_argv(ctx.argv)
-    if sub == "status" and not has_flag(args, STATUS_RAW):
-        return status.create(ctx)
-    if sub == "diff" and not has_flag(args, PATCH_RAW):
-        return diff.create(ctx)
-    if sub in ("log", "show") and not _pretty_raw(args) and not (sub == "show" and _shows_blob(args)):
-        return log.create(ctx)
-    if sub in WRITE:
-        return WriteFilter(ctx, sub, args)
-    return PassFilter(ctx)
+    from rtk.filters.git.filter import create as build
+
+    return build(ctx)

@@ -1,0 +1,232 @@
+"""`rtk hook <host>`: one JSON payload on stdin, the host's answer on stdout, always exit 0.
+
+The agent host runs this before every shell command, so it imports the standard library only and
+fails open: whatever goes wrong (bad input, an engine error), the host reads its "no opinion" and
+the exit status is 0, with at most one `rtk:` line on stderr. The decision itself is the rewrite
+engine's (spec/rewrite.md) with the host's permission rules; the shapes live in `hook_hosts`.
+
+Audit actions (`RTK_HOOK_AUDIT=1` or `[hooks] audit = true`): `rewrite` (exit 0, allowed), `ask` (exit 3, the host
+approves), `skip:deny_rule` (exit 2, the host's deny applies), `skip:defer` (exit 1: nothing rtk
+may rewrite, the command goes to the host unchanged), `skip:none` (already in rtk form).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from rtk.agent import hook_json
+from rtk.agent.hosts import HOSTS
+
+TYPE_CHECKING = False  # no `typing` (nor `json`, `re`) at start-up: this runs before every command
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from rtk.agent.hosts import Answer, Host
+    from rtk.agent.rewrite import Decision
+
+    Decide = Callable[..., Decision]
+
+MAX_INPUT = 1024 * 1024
+BOM = b"\xef\xbb\xbf"
+USAGE = "usage: rtk hook claude|cursor|gemini|codex|copilot < payload.json; rtk hook check COMMAND"
+
+
+class Outcome:
+    """What a host payload led to: the answer to print and, when the engine decided, the audit."""
+
+    __slots__ = ("answer", "audit")
+
+    def __init__(self, answer: Answer, audit: tuple[str, str, str] | None = None):
+        self.answer = answer
+        self.audit = audit
+
+
+def main(args: list[str], decide: Decide | None = None) -> int:
+    if args[:1] == ["check"]:
+        return check(args[1:], decide)
+    host = HOSTS.get(args[0]) if len(args) == 1 else None
+    if host is None:
+        _usage(args)
+        return 0
+    return run_host(host, decide)
+
+
+def run_host(host: Host, decide: Decide | None = None) -> int:
+    """Read stdin, answer on stdout, exit 0 on every path."""
+    answer = host.no_opinion
+    try:
+        raw = _read_stdin()
+        outcome = handle(host, raw, decide)
+        answer = outcome.answer
+        if outcome.audit is not None:
+            audit(*outcome.audit)
+    except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - fail open: the agent must go on
+        _warn(f"hook {host.name}: internal error ({type(exc).__name__}: {exc}); no opinion given")
+    _emit(answer)
+    return 0
+
+
+def handle(host: Host, raw: bytes, decide: Decide | None = None) -> Outcome:
+    """The whole decision for one payload, without I/O (bar a warning line on stderr)."""
+    payload, problem = parse_payload(raw)
+    if problem:
+        _warn(f"hook {host.name}: {problem}; no opinion given")
+    return respond(host, payload, decide)
+
+
+def parse_payload(raw: bytes) -> tuple[Any, str | None]:
+    """The JSON value on stdin (None when empty or unusable) and the problem to report, if any."""
+    if len(raw) > MAX_INPUT:
+        return None, f"input over {MAX_INPUT} bytes ignored"
+    while raw.startswith(BOM):
+        raw = raw[len(BOM):]
+    raw = raw.strip()
+    if not raw:
+        return None, None
+    try:
+        return hook_json.loads(raw.decode("utf-8")), None
+    except UnicodeDecodeError:
+        return None, "input is not UTF-8"
+    except ValueError as exc:
+        return None, f"invalid JSON on stdin ({exc})"
+    except RecursionError:
+        return None, "invalid JSON on stdin (nested too deeply)"
+
+
+def respond(host: Host, payload: Any, decide: Decide | None = None) -> Outcome:
+    call = host.extract(payload) if isinstance(payload, dict) else None
+    if call is None:
+        return Outcome(host.no_opinion)
+    decision = (decide or _engine())(call.command, host.name, cwd=call.cwd)
+    action = audit_action(decision.code, call.command, decision.command)
+    if action in ("rewrite", "ask"):
+        return Outcome(call.answer(decision.command, decision.code == 0),
+                       (action, call.command, decision.command))
+    return Outcome(host.no_opinion, (action, call.command, ""))
+
+
+def _engine() -> Decide:
+    from rtk.agent.rewrite import decide
+
+    return decide
+
+
+def audit_action(code: int, original: str, rewritten: str) -> str:
+    if code == 2:
+        return "skip:deny_rule"
+    if code not in (0, 3) or not isinstance(rewritten, str) or not rewritten.strip():
+        return "skip:defer"
+    if rewritten == original:
+        return "skip:none"
+    return "rewrite" if code == 0 else "ask"
+
+
+def audit(action: str, original: str, rewritten: str) -> None:
+    """Append one line to hook-audit.log when auditing is on; a failure costs one stderr line."""
+    if not _audit_enabled():
+        return
+    from rtk import paths
+
+    try:
+        path = os.path.join(paths.private_dir_path(paths.audit_dir_path()), "hook-audit.log")
+        line = audit_line(time.strftime("%Y-%m-%dT%H:%M:%S"), action, original, rewritten)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line.encode("utf-8", "backslashreplace"))
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        _warn(f"hook audit: cannot write {exc.filename or 'hook-audit.log'} ({exc.strerror or exc})")
+
+
+def audit_line(stamp: str, action: str, original: str, rewritten: str) -> str:
+    fields = (stamp, action, escape_field(original), escape_field(rewritten))
+    return " | ".join(fields) + "\n"
+
+
+def escape_field(text: str) -> str:
+    """One decision, one line: `\\`, `|`, newline and CR are escaped."""
+    return (text.replace("\\", "\\\\").replace("|", "\\|")
+            .replace("\n", "\\n").replace("\r", "\\r"))
+
+
+def _audit_enabled() -> bool:
+    """`[hooks] audit` in config.toml, overridden by RTK_HOOK_AUDIT (config.py applies both).
+    The config module (and tomllib when a file exists) is imported only when one of them exists."""
+    from rtk import paths
+
+    if "RTK_HOOK_AUDIT" not in os.environ and not os.path.exists(paths.config_path()):
+        return False
+    from rtk import config
+
+    return bool(config.load(report=False).get("hooks", "audit"))
+
+
+def check(words: list[str], decide: Decide | None = None) -> int:
+    """`rtk hook check CMD`: each host's verdict (as in the audit log) and answer; no audit line."""
+    command = " ".join(words)
+    if not command.strip():
+        print("usage: rtk hook check COMMAND", file=sys.stderr)
+        return 2
+    width = max(len(name) for name in HOSTS)
+    for name, host in HOSTS.items():
+        outcome = respond(host, host.sample(command, os.getcwd()), decide)
+        action = outcome.audit[0] if outcome.audit else "-"
+        print(f"{name:<{width}}  {action:<14} {render(outcome.answer).rstrip() or '(no output)'}")
+    return 0
+
+
+def render(answer: Answer) -> str:
+    """The exact stdout for an answer: one compact JSON document and a newline, or nothing."""
+    if answer is None:
+        return ""
+    text = hook_json.dumps(answer, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a `\ud800` escape: keep it escaped
+        text = hook_json.dumps(answer)
+    return text + "\n"
+
+
+def _emit(answer: Answer) -> None:
+    data = render(answer).encode("utf-8")
+    if not data:
+        return
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except (OSError, ValueError):
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    """The host closed its end: drop what is buffered so exit stays 0 (no flush error at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _read_stdin() -> bytes:
+    stream = sys.stdin.buffer if sys.stdin is not None else None
+    return stream.read(MAX_INPUT + 1) if stream is not None else b""
+
+
+def _usage(args: list[str]) -> None:
+    if args[:1] in (["-h"], ["--help"]):
+        print(USAGE)
+        return
+    if args:
+        _warn(f"hook: unknown host '{' '.join(args)}' (known: {', '.join(HOSTS)}); no opinion given")
+    else:
+        print(USAGE, file=sys.stderr)
+
+
+def _warn(message: str) -> None:
+    try:
+        print(f"rtk: {message}", file=sys.stderr)
+    except (OSError, ValueError):
+        pass

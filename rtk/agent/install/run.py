@@ -1,0 +1,193 @@
+"""`rtk init`: plan every file of every chosen agent, validate them all, then write, diff or show.
+
+The plan reads and parses every target first; a malformed one stops the run before anything is
+written anywhere. Each message names the file it is about.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rtk.agent.install.edits import (
+    AGENTS,
+    IMPORT_LINE,
+    RTK_MD,
+    RTK_MD_MARKER,
+    Agent,
+    ShapeError,
+    add_hook,
+    add_import,
+    hook_commands,
+    nothing_left,
+    remove_hook,
+    remove_import,
+)
+from rtk.agent.install.files import (
+    Change,
+    InstallError,
+    apply,
+    decode_text,
+    dump_json,
+    parse_json,
+    read_bytes,
+    unified_diff,
+)
+
+Echo = Callable[[str], None]
+
+
+class UsageError(InstallError):
+    exit_code = 2
+
+
+@dataclass(frozen=True)
+class Options:
+    agents: tuple[str, ...] = ("claude",)
+    global_: bool = False
+    uninstall: bool = False
+    dry_run: bool = False
+    home: Path | None = None
+    cwd: Path | None = None
+    program: str | None = None
+
+
+def run_init(opts: Options, echo: Echo) -> None:
+    """Install or uninstall; raises InstallError (exit 1) or UsageError (exit 2) before any write."""
+    root = _root(opts)
+    program = opts.program or hook_program()
+    changes = [change for name in opts.agents for change in plan(AGENTS[name], root, opts, program)]
+    if opts.dry_run:
+        echo("dry run: nothing written")
+        for change in changes:
+            echo(unified_diff(change).rstrip("\n") if change.changed else _message(change, opts.uninstall))
+        return
+    for change in changes:
+        if change.changed:
+            apply(change, root)
+        echo(_message(change, opts.uninstall))
+
+
+def _root(opts: Options) -> Path:
+    if opts.global_:
+        return opts.home or Path.home()
+    only_global = [name for name in opts.agents if AGENTS[name].local_path is None]
+    if only_global:
+        raise UsageError(f"{' and '.join(only_global)} hooks are global only: "
+                         f"use `rtk init -g --agent {only_global[0]}`")
+    return opts.cwd or Path.cwd()
+
+
+def plan(agent: Agent, root: Path, opts: Options, program: str) -> list[Change]:
+    relative = agent.global_path if opts.global_ else agent.local_path
+    assert relative is not None
+    path = root / relative
+    changes = [_hook_change(agent, path, f"{program} hook {agent.name}", opts.uninstall)]
+    if agent.name == "claude":
+        changes += _awareness_changes(path.parent, opts.uninstall)
+    return changes
+
+
+def _hook_change(agent: Agent, path: Path, command: str, uninstall: bool) -> Change:
+    old = read_bytes(path)
+    doc = parse_json(path, old)
+    try:
+        touched = remove_hook(doc, agent) if uninstall else add_hook(doc, agent, command) != "present"
+    except ShapeError as exc:
+        raise InstallError(f"{path}: {exc}; nothing written") from None
+    what = "rtk hook" if uninstall else f"hook `{command}`"
+    if not touched:
+        return Change(agent.name, path, old, old, what)
+    return Change(agent.name, path, old, None if uninstall and nothing_left(doc, agent) else dump_json(doc),
+                  what)
+
+
+def _awareness_changes(folder: Path, uninstall: bool) -> list[Change]:
+    """Claude: RTK.md tells the agent about condensed output; CLAUDE.md imports it once."""
+    rtk_md, claude_md = folder / "RTK.md", folder / "CLAUDE.md"
+    old_rtk, old_claude = read_bytes(rtk_md), read_bytes(claude_md)
+    text = decode_text(claude_md, old_claude)
+    edit = remove_import if uninstall else add_import
+    import_line = Change("claude", claude_md, old_claude, _edited(old_claude, text, edit(text)),
+                         f"line {IMPORT_LINE}")
+    if not uninstall:
+        return [Change("claude", rtk_md, old_rtk, RTK_MD.encode(), "awareness file"), import_line]
+    if old_rtk is not None and RTK_MD_MARKER not in decode_text(rtk_md, old_rtk):
+        return [Change("claude", rtk_md, old_rtk, old_rtk, "awareness file written by rtk"), import_line]
+    return [Change("claude", rtk_md, old_rtk, None, "awareness file"), import_line]
+
+
+def _edited(old: bytes | None, text: str, new_text: str) -> bytes | None:
+    """The file's new bytes: unchanged when the text is, None (delete) when only blanks are left."""
+    if new_text == text:
+        return old
+    return new_text.encode() if new_text.strip() else None
+
+
+def _message(change: Change, uninstall: bool) -> str:
+    head, path, what = change.agent, change.path, change.what
+    if not change.changed:
+        return f"{head}: no {what} in {path}, nothing to remove" if uninstall \
+            else f"{head}: {what} already installed in {path}"
+    if change.new is None:
+        return f"{head}: removed {what}: deleted {path} (nothing else was in it)"
+    if change.old is None:
+        return f"{head}: created {path} with the {what}"
+    verb = f"removed {what} from" if uninstall else f"added {what} to"
+    return f"{head}: {verb} {path} (previous version kept in {change.backup})"
+
+
+def hook_program() -> str:
+    """`rtk` when the rtk on PATH is this one; else this one's absolute path; else `python -m rtk`."""
+    mine = _own_executable()
+    on_path = shutil.which("rtk")
+    if on_path and mine and os.path.samefile(on_path, mine):
+        return "rtk"
+    if mine:
+        return shlex.quote(mine)
+    return f"{shlex.quote(sys.executable)} -m rtk"
+
+
+def _own_executable() -> str | None:
+    candidates = [sys.argv[0]] if os.path.basename(sys.argv[0] or "") == "rtk" else []
+    candidates.append(os.path.join(os.path.dirname(sys.executable), "rtk"))
+    for candidate in candidates:
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return os.path.abspath(candidate)
+    return None
+
+
+def show(agents: tuple[str, ...], home: Path, cwd: Path, echo: Echo, warn: Echo) -> None:
+    """One line per agent: where rtk's hook is installed; a warning when its program is gone."""
+    for name in agents or tuple(AGENTS):
+        agent = AGENTS[name]
+        places = [home / agent.global_path]
+        if agent.local_path and cwd.resolve() != home.resolve():
+            places.append(cwd / agent.local_path)
+        found = [_show_place(agent, path, warn) for path in places]
+        installed = [line for line in found if line]
+        echo(f"{name}: " + ("; ".join(installed) if installed else f"not installed ({places[0]})"))
+
+
+def _show_place(agent: Agent, path: Path, warn: Echo) -> str | None:
+    try:
+        commands = [h["command"] for h in hook_commands(parse_json(path, read_bytes(path)), agent)]
+    except (InstallError, ShapeError) as exc:
+        return f"cannot read {path} ({exc})"
+    for command in commands:
+        if not _program_exists(command):
+            warn(f"rtk: warning: {path}: the hook runs `{command}`, which no longer exists; "
+                 f"run `rtk init -g --agent {agent.name}` again")
+    return f"installed in {path} ({', '.join(commands)})" if commands else None
+
+
+def _program_exists(command: str) -> bool:
+    words = shlex.split(command)
+    program = words[0] if words else ""
+    if os.sep in program:
+        return os.path.isfile(program) and os.access(program, os.X_OK)
+    return shutil.which(program) is not None

@@ -1,0 +1,105 @@
+"""`rtk config`: show the effective settings and where each came from, or start a config file.
+
+People debugging "why is my git log raw?" need the answer in one screen, so every value is
+printed with its origin (default, the file, or the environment variable that overrode it).
+"""
+from __future__ import annotations
+
+import click
+
+import json
+import os
+from typing import Any
+
+from rtk import config, paths
+
+
+class ConfigCliError(Exception):
+    """One line for the user; the command exits 1."""
+
+
+DEFAULT_FILE = """\
+# rtk configuration. Every value below is the default; uncomment to change.
+# Environment overrides: RTK_TRACK, RTK_RECALL, RTK_HOOK_AUDIT, RTK_DISABLED=1, NO_COLOR.
+
+[tracking]
+# enabled = true          # record each run's token savings for `rtk gain`
+# history_days = 90       # rows older than this are deleted
+
+[recall]
+# enabled = true          # keep the raw output when a filter elides content (`rtk recall ID`)
+# max_entries = 200
+# max_bytes_per_entry = 67108864
+# retention_days = 14
+
+[hooks]
+# exclude_commands = []   # e.g. ["git push"]: hooks never rewrite these
+# audit = false           # log every hook decision to the data dir
+
+[filters]
+# disabled = []           # e.g. ["git log"]: those commands run raw
+
+[limits]
+# per-filter caps from the filter spec, e.g.
+# git_status_max_files = 40
+"""
+
+
+def run_config(show_path: bool, init_file: bool) -> str:
+    if show_path:
+        return f"{paths.config_file()}\n"
+    if init_file:
+        return write_default_file()
+    return render(config.load())
+
+
+def write_default_file() -> str:
+    path = paths.config_file()
+    if path.exists():
+        raise ConfigCliError(f"{path} already exists; not overwriting it (edit it, or remove it first)")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "x", encoding="utf-8") as handle:
+            handle.write(DEFAULT_FILE)
+    except OSError as exc:
+        raise ConfigCliError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return f"wrote {path}\n"
+
+
+def render(cfg: config.Config) -> str:
+    lines = [f"# config file: {paths.config_file()}"
+             + ("" if paths.config_file().exists() else " (not present, defaults in use)")]
+    for section in config.DEFAULTS:
+        lines.append(f"\n[{section}]")
+        keys = cfg.values.get(section, {})
+        if not keys:
+            lines.append("# (none set)")
+        for key, value in keys.items():
+            origin = cfg.sources.get(f"{section}.{key}", "default")
+            lines.append(f"{key} = {toml_value(value)}  # {origin}")
+    if config.run_disabled():
+        lines.append("\n# RTK_DISABLED is set: commands run raw")
+    for var in ("RTK_CONFIG_DIR", "RTK_DB_PATH", "RTK_AUDIT_DIR", "NO_COLOR"):
+        if var in os.environ:
+            lines.append(f"# {var}={os.environ[var]}")
+    return "\n".join(lines) + "\n"
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+@click.command(name="config")
+@click.option("--path", "show_path", is_flag=True, help="print the config file path")
+@click.option("--init", "init_file", is_flag=True, help="write a commented default config file")
+def config_cmd(show_path: bool, init_file: bool) -> None:
+    """Print the effective configuration and where each value came from."""
+    try:
+        click.echo(run_config(show_path, init_file), nl=False)
+    except ConfigCliError as exc:
+        click.echo(f"rtk: {exc}", err=True)
+        sys.exit(1)

@@ -1,0 +1,32 @@
+"""`rtk init`: the click front of rtk/install (options in, messages out, nothing else)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from rtk.agent.install import AGENTS, InstallError, Options, run_init, show
+
+
+@click.command(name="init")
+@click.option("-g", "--global", "global_", is_flag=True, help="install in your home directory (all projects)")
+@click.option("--agent", "agents", multiple=True, type=click.Choice(list(AGENTS)),
+              help="agent to hook (repeatable; default claude)")
+@click.option("--uninstall", is_flag=True, help="take rtk's hook out again, keep everything else")
+@click.option("--dry-run", is_flag=True, help="print what would change (a diff per file), write nothing")
+@click.option("--show", "show_only", is_flag=True, help="what is installed where, one line per agent")
+def init(global_: bool, agents: tuple[str, ...], uninstall: bool, dry_run: bool,
+         show_only: bool) -> None:
+    """Hook rtk into an agent: its shell commands then run through rtk."""
+    if show_only:
+        if uninstall or dry_run:
+            raise click.UsageError("--show cannot be combined with --uninstall or --dry-run")
+        show(agents, Path.home(), Path.cwd(), click.echo, lambda line: click.echo(line, err=True))
+        return
+    options = Options(agents or ("claude",), global_, uninstall, dry_run)
+    try:
+        run_init(options, click.echo)
+    except InstallError as exc:
+        click.echo(f"rtk: {exc}", err=True)
+        sys.exit(exc.exit_code)  # rtk.cli.group.main drops the code of click's own ctx.exit

@@ -1,0 +1,243 @@
+"""cargo build|check|clippy|test|run|nextest run: diagnostics, failing tests and one summary.
+
+Kept: every rustc/clippy diagnostic (code, message, locations, labels, help and notes; the code
+frame shortened to one `line:col` line per label and a suggestion's new code), repeated lints folded into a location list, cargo's
+own errors (`could not compile`, `test failed, to rerun pass ...`), each failing test's
+`---- name stdout ----` block with its backtrace cut to the user's frames, the failing test names,
+and any line this filter does not know. `cargo run`: everything after `Running `prog`` is the
+program's own output and passes through untouched.
+Dropped (noise): status lines (`Compiling`, `Checking`, `Finished`, `Running`, `Doc-tests`, ...),
+`running N tests`, `test x ... ok`, `test result:` lines (summed into one summary), blank lines,
+rustc's `For more information ...` trailers, ANSI codes.
+Each kept line stays on the stream cargo wrote it to; a diagnostic is printed when its block ends.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
+from rtk.filters.cargo import lines as L
+from rtk.filters.cargo.diagnostic import MAX_BLOCK_LINES, Diagnostic, Grouper
+from rtk.filters.cargo.testrun import BLOCK_NOISE, RESULT_RE, Backtrace, Tally, compact_panic
+
+MAIN, BLOCK, FAILURES, LIST, PROGRAM = "main", "block", "failures", "list", "program"
+
+
+class CargoFilter(BaseFilter):
+    def __init__(self, ctx: FilterContext | None = None) -> None:
+        super().__init__(ctx)
+        self.sub = L.subcommand(self.ctx.argv)
+        self.mode = MAIN
+        self.tally = Tally()
+        self.grouper = Grouper()
+        self.diag: Diagnostic | None = None
+        self.diag_stream = Stream.STDERR
+        self.backtrace: Backtrace | None = None
+        self.names: list[str] = []
+        self.test_name = ""
+        self.crates = 0
+        self.warnings = 0
+        self.errors = 0
+        self.elapsed = ""
+        self.finished = False
+        # Without a recall store nothing may be elided: code frames and backtraces stay whole.
+        self.full = not self.ctx.recall_enabled
+        self.build_stream = Stream.STDERR
+        self.test_stream = Stream.STDOUT
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        if self.mode == PROGRAM:
+            return (Line(line, stream),)
+        text = strip_ansi(line).rstrip()
+        out: list[Line] = []
+        if self.diag is not None:
+            if self._continues_diagnostic(text):
+                self.diag.lines.append(text)
+                if len(self.diag.lines) >= MAX_BLOCK_LINES:
+                    out.extend(self._end_diagnostic())
+                return out
+            out.extend(self._end_diagnostic())
+        out.extend(self._route(text, stream))
+        return out
+
+    def _continues_diagnostic(self, text: str) -> bool:
+        return bool(text) and Diagnostic.start(text) is None and L.status(text) is None \
+            and not text.startswith(L.CARGO_NOISE)
+
+    def _route(self, text: str, stream: Stream) -> list[Line]:
+        if self.mode == BLOCK:
+            return self._in_block(text, stream)
+        if self.mode == FAILURES:
+            return self._after_failures_header(text, stream)
+        if self.mode == LIST:
+            return self._in_list(text, stream)
+        return self._main(text, stream)
+
+    def _main(self, text: str, stream: Stream) -> list[Line]:
+        if not text:
+            return []
+        if (word := L.status(text)) is not None:
+            return self._status(word[0], word[1], stream)
+        return self._test_line(text, stream) if self._is_test_line(text) else self._build_line(text, stream)
+
+    def _status(self, word: str, rest: str, stream: Stream) -> list[Line]:
+        if word in L.COMPILED_WORDS:
+            self.crates += 1
+        elif word == "Finished":
+            self.finished = True
+            self.build_stream = stream
+            match = L.FINISHED_TIME_RE.search(rest)
+            self.elapsed = match.group(1) if match else ""
+        elif word == "Doc-tests" or (word == "Running" and not L.PROGRAM_RE.match(rest)):
+            self.tally.suites += 1
+        elif word == "Running":
+            self._running_program()
+        return self._flush(stream) if word in ("Finished", "Running") else []
+
+    def _running_program(self) -> None:
+        """`Running `...``: rustc or a build script under -v before `Finished`, then the program."""
+        if not self.finished:
+            return
+        if self.sub == "run":
+            self.mode = PROGRAM
+        else:
+            self.tally.suites += 1  # a test binary under `cargo test -v`
+
+    def _is_test_line(self, text: str) -> bool:
+        return text == "failures:" or text.startswith(("test ", "---- ")) or L.is_noise(text) \
+            or bool(L.NEXTEST_FAIL_RE.match(text))
+
+    def _test_line(self, text: str, stream: Stream) -> list[Line]:
+        if text == "failures:":
+            self.mode = FAILURES
+            return []
+        if L.BLOCK_HEADER_RE.match(text):
+            return self._open_block(text, stream)
+        if self.tally.add(text):
+            self.test_stream = stream
+            self.failure_seen |= self.tally.failed > 0
+            return []
+        if text.endswith(("... FAILED", " --- FAILED")) or L.NEXTEST_FAIL_RE.match(text):
+            self.failure_seen = True
+        return [] if L.is_noise(text) else [Line(text, stream)]
+
+    def _build_line(self, text: str, stream: Stream) -> list[Line]:
+        if L.GENERATED_RE.match(text):
+            return self._flush(stream)
+        if L.CARGO_FAILURE_RE.match(text):
+            self.failure_seen = True
+            return [*self._flush(stream), Line(text, stream)]
+        if text.startswith(L.CARGO_NOISE):
+            return []
+        diag = Diagnostic.start(text)
+        if diag is None:
+            return [Line(text, stream)]
+        self._count(diag)
+        self.diag, self.diag_stream = diag, stream
+        return []
+
+    def _count(self, diag: Diagnostic) -> None:
+        if diag.level == "error":
+            self.errors += 1
+            self.failure_seen = True
+
+    def _end_diagnostic(self) -> list[Line]:
+        diag, self.diag = self.diag, None
+        if diag is None:
+            return []
+        if diag.level == "warning" and not self.grouper.is_repeat(diag):
+            self.warnings += 1
+        if self.grouper.absorb(diag):
+            self.elided = True
+            return []
+        kept, dropped_code = diag.render(keep_code=self.full)
+        self.elided |= dropped_code
+        return [Line(text, self.diag_stream) for text in kept]
+
+    def _flush(self, stream: Stream) -> list[Line]:
+        return [Line(text, stream) for text in self.grouper.flush()]
+
+    def _open_block(self, text: str, stream: Stream) -> list[Line]:
+        match = L.BLOCK_HEADER_RE.match(text)
+        self.test_name = match.group(1) if match else ""
+        self.mode = BLOCK
+        self.failure_seen = True
+        return [Line(text, stream)]
+
+    def _in_block(self, text: str, stream: Stream) -> list[Line]:
+        out: list[Line] = []
+        if self.backtrace is not None:
+            frames = self.backtrace.feed(text)
+            if frames is not None:
+                return [Line(frame, stream) for frame in frames]
+            out.extend(self._end_backtrace(stream))
+        if text == "failures:" or L.BLOCK_HEADER_RE.match(text) or RESULT_RE.match(text):
+            self.mode = MAIN
+            return out + self._main(text, stream)
+        if text == "stack backtrace:":
+            self.backtrace = Backtrace(keep_all=self.full)
+        elif (diag := Diagnostic.start(text)) is not None:  # a doc-test that did not compile
+            self.diag, self.diag_stream = diag, stream
+            return out
+        if text and text not in BLOCK_NOISE and not text.startswith(L.CARGO_NOISE):
+            out.append(Line(compact_panic(text, self.test_name), stream))
+        return out
+
+    def _end_backtrace(self, stream: Stream) -> list[Line]:
+        backtrace, self.backtrace = self.backtrace, None
+        if backtrace is None:
+            return []
+        out = [Line(frame, stream) for frame in backtrace.close_frame()]
+        if backtrace.omitted:
+            self.elided = True
+            out.append(Line("   " + elision_marker(backtrace.omitted, "backtrace frames",
+                                                    "std, core, test harness"), stream))
+        return out
+
+    def _after_failures_header(self, text: str, stream: Stream) -> list[Line]:
+        if not text:
+            return []
+        if text.startswith("    "):
+            self.mode = LIST
+            return self._in_list(text, stream)
+        self.mode = MAIN
+        return self._main(text, stream)
+
+    def _in_list(self, text: str, stream: Stream) -> list[Line]:
+        if text.startswith("    "):
+            self.names.append(text.strip())
+            return []
+        self.mode = MAIN
+        return self._end_list(stream) + self._main(text, stream)
+
+    def _end_list(self, stream: Stream) -> list[Line]:
+        names, self.names = self.names, []
+        return [Line("failures: " + ", ".join(names), stream)] if names else []
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        out = self._end_diagnostic()
+        out.extend(self._end_backtrace(self.test_stream))
+        out.extend(self._end_list(self.test_stream))
+        out.extend(self._flush(self.build_stream))
+        if self.mode == PROGRAM:
+            self.failure_seen |= exit_code != 0
+        elif self.tally.results:
+            out.append(Line(self.tally.summary(self.warnings), self.test_stream))
+        elif exit_code == 0 and self.sub != "nextest":
+            out.append(Line(self._build_summary(), self.build_stream))
+        return out
+
+    def _build_summary(self) -> str:
+        parts = [f"{self.crates} crate" + ("" if self.crates == 1 else "s"),
+                 f"{self.warnings} warning" + ("" if self.warnings == 1 else "s")]
+        if self.elapsed:
+            parts.append(self.elapsed)
+        return f"cargo {self.sub or 'build'}: ok ({', '.join(parts)})"
+
+    def progress(self) -> Mapping[str, int]:
+        return {"crates": self.crates, "warnings": self.warnings, "errors": self.errors,
+                "passed": self.tally.passed, "failed": self.tally.failed}
+
+
+def create(ctx: FilterContext) -> CargoFilter:
+    return CargoFilter(ctx)

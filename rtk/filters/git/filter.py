@@ -1,0 +1,68 @@
+"""The git filter: one family filter per subcommand, chosen from the argv as typed.
+
+git runs exactly as typed (one process, no injected flags); the filter parses git's English
+output. `status` -> status.py, `log` and `show` -> log.py (patches through diff.py), `diff` ->
+diff.py, the write commands -> write.py. Output formats that are already compact or that we do
+not parse (`-s`, `--porcelain`, `--oneline`, `--format`, `--stat`, `--name-only`, `--graph`,
+`--word-diff`, ...) and `git branch` listings pass through unchanged; so does anything that does
+not look like git's English output. Errors and conflicts are always printed verbatim.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rtk.filters.base import Filter, FilterContext
+from rtk.filters.git import diff, log, status
+from rtk.filters.git.common import PassFilter, has_flag
+from rtk.filters.git.write import WriteFilter
+
+OPTS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+                             "--super-prefix", "--config-env", "--exec-path", "--list-cmds"})
+STATUS_RAW = ("-s", "--short", "--porcelain", "-z", "--null", "-v", "--verbose", "--column")
+PATCH_RAW = ("--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--raw",
+             "--summary", "--dirstat", "--compact-summary", "--check", "-z", "--word-diff",
+             "--word-diff-regex", "--color-words", "--binary", "--patch-with-stat",
+             "--patch-with-raw", "--output", "--ext-diff")
+LOG_RAW = PATCH_RAW + ("--oneline", "--format", "--graph", "--left-right", "--cherry-mark",
+                       "--children", "--parents", "--pretty=oneline", "--pretty=short",
+                       "--pretty=full", "--pretty=fuller", "--pretty=email", "--pretty=raw",
+                       "--pretty=reference", "--pretty=format", "--pretty=tformat")
+WRITE = frozenset(["add", "commit", "push", "pull", "fetch", "checkout", "switch", "stash", "merge", "rebase"])
+
+
+def split_argv(argv: Sequence[str]) -> tuple[str, list[str]]:
+    """git's subcommand and the words after it, stepping over global options."""
+    i = 1
+    while i < len(argv) and argv[i].startswith("-") and argv[i] != "-":
+        i += 2 if argv[i] in OPTS_WITH_VALUE else 1
+    if i >= len(argv):
+        return "", []
+    return argv[i], list(argv[i + 1:])
+
+
+def _pretty_raw(args: Sequence[str]) -> bool:
+    """`--pretty=X`/`--format=X` other than medium, or a bare `--pretty` format string."""
+    for arg in args:
+        if arg == "--":
+            break
+        if arg.startswith(("--pretty=", "--format=")) and arg.split("=", 1)[1] != "medium":
+            return True
+    return has_flag(args, LOG_RAW)
+
+
+def _shows_blob(args: Sequence[str]) -> bool:
+    """`git show HEAD:path` prints a file, not a commit."""
+    return any(":" in a and not a.startswith("-") for a in args)
+
+
+def create(ctx: FilterContext) -> Filter:
+    sub, args = split_argv(ctx.argv)
+    if sub == "status" and not has_flag(args, STATUS_RAW):
+        return status.create(ctx)
+    if sub == "diff" and not has_flag(args, PATCH_RAW):
+        return diff.create(ctx)
+    if sub in ("log", "show") and not _pretty_raw(args) and not (sub == "show" and _shows_blob(args)):
+        return log.create(ctx)
+    if sub in WRITE:
+        return WriteFilter(ctx, sub, args)
+    return PassFilter(ctx)

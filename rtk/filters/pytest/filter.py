@@ -1,0 +1,387 @@
+"""pytest: each failure and error as soon as pytest has printed it, then one summary line.
+
+Kept: for every failure and error (FAILURES / ERRORS blocks, collection errors, setup/teardown
+errors, XPASS(strict)) its full test id, traceback locations, failing source lines, every `E`
+line (capped), the exception, and the tail of its captured output; short-summary lines the user
+asked for with -r (SKIPPED/XFAIL/XPASS reasons, FAILED/ERROR lines not already shown); pytest's
+banners (`Interrupted: ...`, `stopping after 1 failures`); INTERNALERROR, usage and conftest
+errors verbatim; sections we do not know (durations, plugins) verbatim; then
+`pytest: 3 failed, 1204 passed in 12.31s` (counts verbatim) and
+`12 warnings: DeprecationWarning x9, UserWarning x3`.
+Dropped as noise: the session header, collection lines, progress (dots, -v PASSED lines, xdist
+`[gw0]` lines), separators, source context and locals of tracebacks, warning texts (counted).
+Elided with a marker: E lines past 40 per failure, captured output past the last 20 lines per
+section, deep traceback middles, output printed by tests during the run (-s), PASSES sections.
+Exit 5 gives one line: `pytest: no tests collected`.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
+from rtk.filters.pytest import patterns as p
+from rtk.filters.pytest.block import Block, Caps
+from rtk.filters.pytest.ids import IdResolver
+from rtk.filters.pytest.tally import SkipGroups, WarningTally, progress_counts, split_stats
+
+NOTHING: tuple[Line, ...] = ()
+Handler = Callable[[str, Stream], Iterable[Line]]
+INSIDE_BLOCK = frozenset(" \tE>")  # first characters that never start a header or section
+DROPPED_SECTIONS = {"PASSES": "PASSES section: output of passing tests",
+                    "XPASSES": "XPASSES section: output of unexpectedly passing tests",
+                    "XFAILURES": "XFAILURES section: tracebacks of expected failures"}
+
+
+class PytestFilter(BaseFilter):
+    def __init__(self, ctx: FilterContext | None = None) -> None:
+        super().__init__(ctx)
+        keep_all = not self.ctx.recall_enabled
+        self._keep_all = keep_all
+        self._caps = Caps(None, None, None) if keep_all else Caps(
+            self.ctx.limit("pytest_e_lines", 40), self.ctx.limit("pytest_captured_lines", 20))
+        self._handler: Handler = self._start
+        self._header_seen = False
+        self._ids = IdResolver()
+        self._block: Block | None = None
+        self._block_kind = "F"
+        self._line_block: Block | None = None
+        self._warnings = WarningTally()
+        self._skips = SkipGroups()
+        self._dots = 0
+        self._chars: Counter[str] = Counter()
+        self._stray = 0
+        self._dropped: Counter[str] = Counter()
+        self._drop_what = ""
+        self._stats: tuple[str, str] | None = None
+        self._passed_through = 0
+        self._file = ""
+        self._short_keep = True
+        self._seen_bodies: dict[int, str] = {}
+
+    # -- dispatch -------------------------------------------------------------------------
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        if "\x1b" in line:
+            line = strip_ansi(line)
+        return self._handler(line, stream)
+
+    def _special(self, line: str, stream: Stream) -> Iterable[Line] | None:
+        """Lines that mean the same in every phase: sections, banners, stats, INTERNALERROR."""
+        first = line[:1]
+        if first == "=" and (m := p.SECTION_RE.match(line)) is not None:
+            return self._enter_section(m.group(1) or "")
+        if first == "!" and (m := p.BANNER_RE.match(line)) is not None:
+            out = self._close_block()
+            self._handler = self._after
+            self.failure_seen = True
+            out.append(Line(m.group(1), stream))
+            return out
+        if first == "I" and line.startswith("INTERNALERROR>"):
+            self.failure_seen = True
+            if p.CARET_RE.match(line[14:]):
+                return NOTHING
+            return (*self._close_block(), Line(line.rstrip(), stream))
+        if (first.isdigit() or first == "n") and (m := p.stats_of(line.rstrip())) is not None:
+            out = self._close_block()
+            self._take_stats(m.group(1), m.group(2))
+            return out
+        return None
+
+    def _enter_section(self, title: str) -> list[Line]:
+        out = self._close_block()
+        if (m := p.stats_of(title)) is not None:
+            self._take_stats(m.group(1), m.group(2))
+        elif title == "test session starts":
+            self._header_seen = True
+            self._handler = self._start
+        elif title in ("FAILURES", "ERRORS"):
+            self._block_kind = title[0]
+            self._handler = self._failures
+        elif title.startswith("warnings summary"):
+            self._handler = self._warning_section
+        elif title == "short test summary info":
+            self._handler = self._short_summary
+        elif title in DROPPED_SECTIONS:
+            self._drop_what = DROPPED_SECTIONS[title]
+            self._handler = self._drop_section
+        elif title:
+            out.append(Line(title, Stream.STDOUT))
+            self._handler = self._after
+        return out
+
+    def _take_stats(self, counts: str, duration: str) -> None:
+        self._stats = (counts, duration)
+        self._handler = self._after
+        if any(word in counts for word in (" failed", " error")):
+            self.failure_seen = True
+
+    # -- before and during the run ---------------------------------------------------------
+
+    def _start(self, line: str, stream: Stream) -> Iterable[Line]:
+        if (special := self._special(line, stream)) is not None:
+            return special
+        if not line.strip() or line.startswith(p.HEADER_PREFIXES) or p.XDIST_HEADER_RE.match(line):
+            return NOTHING
+        if self._progress(line):
+            self._handler = self._run
+            return NOTHING
+        if self._header_seen and not line.lstrip().startswith("<"):
+            return NOTHING  # plugins' header lines; `<Module x.py>` is the --collect-only tree
+        self._passed_through += 1
+        return (Line(line.rstrip(), stream),)
+
+    def _run(self, line: str, stream: Stream) -> Iterable[Line]:
+        if self._progress(line):
+            return NOTHING
+        if (special := self._special(line, stream)) is not None:
+            return special
+        if not line.strip():
+            return NOTHING
+        self._ids.unsure = True
+        if self._keep_all:
+            return (Line(line.rstrip(), stream),)
+        self._stray += 1
+        return NOTHING
+
+    def _progress(self, line: str) -> bool:
+        if line.startswith("[gw"):
+            if (m := p.XDIST_RE.match(line)) is None:
+                return False
+            self._count_word(m.group(1), m.group(2))
+            return True
+        if "::" in line:  # -v: `path::test[params] PASSED   [ 12%]`; default progress has no `::`
+            return self._verbose(line)
+        if (progress := p.progress_of(line)) is not None:
+            self._count_chars(*progress)
+            return True
+        return False
+
+    def _verbose(self, line: str) -> bool:
+        colons = line.find("::")
+        if line.find(" ", 0, colons) >= 0:  # the id's path part has no spaces
+            return False
+        passed = line.find(" PASSED", colons)
+        if passed > 0:
+            self._dots += 1
+            return True
+        if (m := p.VERBOSE_WORD_RE.search(line, colons)) is not None:
+            self._count_word(m.group(1), line[:m.start()])
+            return True
+        return line.endswith(" ") and p.VERBOSE_BARE_RE.match(line) is not None
+
+    def _count_chars(self, path: str, chars: str) -> None:
+        if path:
+            self._file = path
+        dots = chars.count(".")
+        self._dots += dots
+        if dots == len(chars):
+            return
+        for char in "FEsxXR":
+            if char in chars:
+                self._chars[char] += chars.count(char)
+        for char in chars:
+            if char in "FE":
+                self._ids.note(char, self._file, verbose=False)
+
+    def _count_word(self, word: str, nodeid: str) -> None:
+        char = {"PASSED": ".", "FAILED": "F", "ERROR": "E", "SKIPPED": "s", "XFAIL": "x", "XPASS": "X"}[word]
+        if char == ".":
+            self._dots += 1
+            return
+        self._chars[char] += 1
+        if char in "FE":
+            self._ids.note(char, nodeid, verbose=True)
+
+    # -- FAILURES / ERRORS ------------------------------------------------------------------
+
+    def _failures(self, line: str, stream: Stream) -> Iterable[Line]:
+        block = self._block
+        first = line[:1]
+        if block is not None and first in INSIDE_BLOCK:  # the hot path: traceback lines
+            if (not (block.quiet and first == " " and line[2:3] != "+")
+                    or (block.seeking_def and "def " in line)):
+                block.add(line)
+            return NOTHING
+        if first == "_" and (m := p.HEADER_RE.match(line)) is not None and not p.ENTRY_SEP_RE.match(line):
+            out = self._close_block()
+            self._block = Block(m.group(1) or m.group(2) or "", self._caps)
+            return out
+        if first in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
+            return special
+        if self._block is not None:
+            self._block.add(line)
+            return NOTHING
+        return self._line_mode(line)
+
+    def _close_block(self) -> list[Line]:
+        """End whatever is still pending: a failure block, a --tb=line group, grouped skips."""
+        block, self._block = self._block, None
+        out = self._close_line_block()
+        out.extend(Line(text, Stream.STDOUT) for text in self._skips.flush())
+        if block is None:
+            return out
+        self.failure_seen = True
+        lines = block.render()
+        self.elided = self.elided or block.elided
+        title = self._block_title(block)
+        name = title.partition(" of ")[2] or title.partition(" ")[2]
+        name = name.rpartition("/")[2] if "::" in name else name  # `test_x.py::TestA::test_b`
+        out.append(Line(title, Stream.STDOUT))
+        out.extend(Line(text, Stream.STDOUT) for text in self._dedupe(block, lines, name))
+        return out
+
+    def _dedupe(self, block: Block, lines: list[str], name: str) -> list[str]:
+        """A failure whose traceback (or its error part) was printed already refers to it."""
+        body, tail = lines[:block.body_len], block.error_tail()
+        whole = hash(tuple(body))
+        if len(body) > 1 and (first := self._seen_bodies.get(whole)) is not None:
+            return [f"(same traceback as {first})", *lines[block.body_len:]]
+        self._seen_bodies.setdefault(whole, name)
+        if tail < 0 or len(body) - tail < 3:
+            return lines
+        key = hash(("tail", *body[tail:]))
+        if (first := self._seen_bodies.get(key)) is not None:
+            return [*body[:tail], lines[block.first_error], f"(same error as {first})",
+                    *lines[block.body_len:]]
+        self._seen_bodies[key] = name
+        return lines
+
+    def _block_title(self, block: Block) -> str:
+        title = block.title
+        if self._block_kind == "F":
+            return "FAILED " + self._ids.resolve(title, "F", block.first_file, block.first_func)
+        if title.startswith("ERROR collecting "):
+            self._ids.reported.add(title[len("ERROR collecting "):])
+            return title
+        head, sep, name = title.partition(" of ")
+        if not sep:
+            return title
+        return f"{head} of {self._ids.resolve(name, 'E', block.first_file, block.first_func)}"
+
+    def _line_mode(self, line: str) -> Iterable[Line]:
+        """--tb=line: E lines (and captured output), then one `path:line: message` per failure."""
+        m = p.LOCATION_RE.match(line)
+        if m is None or not m.group(3) or m.group(3).startswith("in "):
+            if line.strip():
+                if self._line_block is None:
+                    self._line_block = Block("", self._caps, indented_is_message=True)
+                self._line_block.add(line)
+            return NOTHING
+        self.failure_seen = True
+        out = self._close_line_block(crash=line.rstrip())
+        out.append(Line(line.rstrip(), Stream.STDOUT))
+        return out
+
+    def _close_line_block(self, crash: str = "") -> list[Line]:
+        block, self._line_block = self._line_block, None
+        if block is None:
+            return []
+        lines = block.render()
+        self.elided = self.elided or block.elided
+        return [Line(t, Stream.STDOUT) for t in lines if not (t.startswith("E ") and t[1:].strip() in crash)]
+
+    # -- summary sections ---------------------------------------------------------------------
+
+    def _warning_section(self, line: str, stream: Stream) -> Iterable[Line]:
+        if line[:1] in "=!I" and (special := self._special(line, stream)) is not None:
+            return special
+        self._warnings.add(line.rstrip())
+        if self._keep_all and line.strip():
+            return (Line(line.rstrip(), stream),)
+        if line.strip() and not line.startswith("-- Docs: "):
+            self.elided = True
+        return NOTHING
+
+    def _short_summary(self, line: str, stream: Stream) -> Iterable[Line]:
+        if line[:1] in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
+            return special
+        m = p.SHORT_RE.match(line.rstrip())
+        if m is None:  # a message's further lines (-vv, CI): they follow their FAILED line's fate
+            return (Line(line.rstrip(), stream),) if line.strip() and self._short_keep else NOTHING
+        word, params, rest = m.group(1), m.group(2) or "", m.group(3)
+        self._short_keep = word not in ("PASSED", "FAILED", "ERROR")
+        if word == "PASSED":
+            return NOTHING
+        if word in ("FAILED", "ERROR"):
+            self.failure_seen = True
+            text = self._ids.summary_line(line[:line.index(word)] + word, params, rest)
+            self._short_keep = text is not None and text.endswith(rest)
+            return (Line(text, stream),) if text is not None else NOTHING
+        return [Line(text, stream) for text in self._skips.add(line.rstrip())]
+
+    def _drop_section(self, line: str, stream: Stream) -> Iterable[Line]:
+        if line[:1] in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
+            return special
+        if self._keep_all:
+            return (Line(line.rstrip(), stream),)
+        if line.strip():
+            self._dropped[self._drop_what] += 1
+        return NOTHING
+
+    def _after(self, line: str, stream: Stream) -> Iterable[Line]:
+        if (special := self._special(line, stream)) is not None:
+            return special
+        if not line.strip():
+            return NOTHING
+        self._passed_through += 1
+        return (Line(line.rstrip(), stream),)
+
+    # -- the end ----------------------------------------------------------------------------
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        out = self._close_block()
+        if exit_code == 5:
+            self.failure_seen = True  # the one line says why pytest exited 5
+            return [*out, Line(self._no_tests_line(), Stream.STDOUT)]
+        out.extend(Line(text, Stream.STDOUT) for text in self._ids.unreported())
+        out.extend(Line(text, Stream.STDOUT) for text in self._markers())
+        summary = self._summary_line()
+        if summary:
+            out.append(Line(summary, Stream.STDOUT))
+        warnings = self._warnings.line(split_stats(self._stats[0])[1] if self._stats else None)
+        if warnings:
+            out.append(Line(warnings, Stream.STDOUT))
+        if exit_code in (2, 3, 4) and self._passed_through:
+            self.failure_seen = True
+        return out
+
+    def _markers(self) -> list[str]:
+        out = []
+        if self._stray:
+            self.elided = True
+            out.append(elision_marker(self._stray, "lines", "printed by tests during the run"))
+        for what, count in self._dropped.items():
+            self.elided = True
+            out.append(elision_marker(count, "lines", what))
+        return out
+
+    def _summary_line(self) -> str | None:
+        if self._stats is not None:
+            counts, duration = self._stats
+            kept, _warnings = split_stats(counts)
+            prefix = "" if counts.endswith(" collected") else "pytest: "  # --collect-only: as printed
+            return f"{prefix}{', '.join(kept) or 'no tests ran'} in {duration}"
+        chars = Counter(self._chars)
+        chars["."] = self._dots
+        if sum(chars.values()):
+            return f"pytest: {progress_counts(chars)} (counted from the progress output)"
+        return None
+
+    def _no_tests_line(self) -> str:
+        if self._stats is not None:
+            kept, _ = split_stats(self._stats[0])
+            detail = ", ".join(part for part in kept if part != "no tests ran")
+            if detail:
+                return f"pytest: no tests collected ({detail})"
+        return "pytest: no tests collected"
+
+    def progress(self) -> Mapping[str, int]:
+        counts = {"passed": self._dots}
+        counts.update((word, self._chars[c]) for c, word in (("F", "failed"), ("E", "errors"),
+                                                              ("s", "skipped")) if self._chars[c])
+        return counts
+
+
+def create(ctx: FilterContext) -> PytestFilter:
+    return PytestFilter(ctx)

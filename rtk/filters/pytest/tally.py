@@ -1,0 +1,100 @@
+"""Counts that end up in the closing lines: the stats line, warnings by category, progress."""
+from __future__ import annotations
+
+from collections import Counter
+
+from rtk.filters.pytest import patterns as p
+
+PROGRESS_WORDS = {"F": "failed", ".": "passed", "s": "skipped", "x": "xfailed", "E": "error",
+                  "X": "xpassed", "R": "rerun"}
+
+
+class WarningTally:
+    """Reads the `warnings summary` section: location lines, then the indented message."""
+
+    def __init__(self) -> None:
+        self.by_category: Counter[str] = Counter()
+        self._pending = 0
+        self._want_message = False
+
+    def add(self, line: str) -> None:
+        if not line or line.startswith("-- Docs: "):
+            return
+        if line.startswith(" "):
+            if self._want_message:
+                self._count(line)
+            return
+        if (m := p.WARN_COUNT_RE.match(line)) is not None:
+            self._pending += int(m.group(2))
+        elif "::" in line.split(" ", 1)[0] or line.endswith(".py"):
+            self._pending += 1
+        else:  # a warning raised outside any test: printed without location, not indented
+            self._count(line)
+            return
+        self._want_message = True
+
+    def _count(self, message: str) -> None:
+        m = p.WARN_CATEGORY_RE.search(message)
+        self.by_category[m.group(1).rpartition(".")[2] if m else "other"] += max(self._pending, 1)
+        self._pending = 0
+        self._want_message = False
+
+    def line(self, total: int | None) -> str | None:
+        counted = sum(self.by_category.values())
+        total = total if total is not None else counted
+        if not total:
+            return None
+        noun = "warning" if total == 1 else "warnings"
+        parts = ", ".join(f"{name} x{count}" for name, count in
+                          sorted(self.by_category.items(), key=lambda kv: (-kv[1], kv[0])))
+        return f"{total} {noun}: {parts}" if parts else f"{total} {noun}"
+
+
+def split_stats(counts: str) -> tuple[list[str], int | None]:
+    """`3 failed, 1 passed, 2 warnings` -> (['3 failed', '1 passed'], 2): warnings go on their own line."""
+    kept, warnings = [], None
+    for part in counts.split(", "):
+        number, _, word = part.partition(" ")
+        if word in ("warning", "warnings") and number.isdigit():
+            warnings = int(number)
+        else:
+            kept.append(part)
+    return kept, warnings
+
+
+def progress_counts(chars: Counter[str]) -> str:
+    """`-qq` prints no stats line: the counts are read off the progress characters instead."""
+    parts = [f"{chars[c]} {word}" for c, word in PROGRESS_WORDS.items() if chars.get(c)]
+    return ", ".join(parts) if parts else "no tests ran"
+
+
+class SkipGroups:
+    """`SKIPPED [2] tests/a.py:12: Requires Windows` lines (-rs), grouped by reason:
+    `SKIPPED [34] Requires Windows: tests/a.py:12,40 tests/b.py:7`. Every location and count stays."""
+
+    LIMIT = 1000  # entries held before the groups are printed anyway
+
+    def __init__(self) -> None:
+        self._groups: dict[str, dict[str, list[str]]] = {}
+        self._counts: Counter[str] = Counter()
+        self._held = 0
+
+    def add(self, text: str) -> list[str]:
+        m = p.SKIP_RE.match(text)
+        if m is None:
+            return [*self.flush(), text]
+        count, path, line, reason = m.groups()
+        self._groups.setdefault(reason, {}).setdefault(path, []).append(line)
+        self._counts[reason] += int(count)
+        self._held += 1
+        return self.flush() if self._held >= self.LIMIT else []
+
+    def flush(self) -> list[str]:
+        out = []
+        for reason, by_path in self._groups.items():
+            where = " ".join(f"{path}:{','.join(lines)}" for path, lines in by_path.items())
+            out.append(f"SKIPPED [{self._counts[reason]}] {reason}: {where}")
+        self._groups.clear()
+        self._counts.clear()
+        self._held = 0
+        return out

@@ -1,1 +1,0 @@
-"""Parts of the pytest filter: output shapes, failure blocks, test ids, counts."""

@@ -1,0 +1,141 @@
+"""The registry: which filter serves an argv, collected from what each filter package declares.
+
+Every subpackage of `rtk/filters/` that defines `SERVES` (one `Serves` or a tuple of them) is a
+filter; one that defines `dynamic_serves()` adds shapes known only at run time (the declarative
+engine's TOML filters). Adding a filter never edits this module. The runner, `rtk pipe`, the
+rewrite engine and the fixture tests all ask it, so "which commands does rtk improve" has one
+answer. It imports only the packages' `__init__` modules (data, standard library only), never a
+filter's implementation, so the hook path can ask it before every agent command; a filter's
+module is imported by `load` when a command actually runs.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from rtk.filters import launchers
+from rtk.filters.serves import Match, Serves
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+    from rtk.filters.base import Filter, FilterContext
+
+__all__ = ["REGISTRY", "Match", "Serves", "all_serves", "classify", "filter_name_for", "load"]
+
+FALLBACK = "generic"
+SOURCE_RANK = {"project": 0, "user": 1, "built-in": 2}
+_FILTERS_DIR = os.path.dirname(os.path.abspath(__file__))
+_static: list[Serves] | None = None
+
+
+def _package_names() -> list[str]:
+    names = []
+    for entry in os.scandir(_FILTERS_DIR):
+        if entry.is_dir() and not entry.name.startswith(("_", ".")) \
+                and os.path.exists(os.path.join(entry.path, "__init__.py")):
+            names.append(entry.name)
+    return sorted(names)
+
+
+def _declared(module_name: str) -> list[Serves]:
+    __import__(module_name)
+    module = sys.modules[module_name]
+    declared = getattr(module, "SERVES", None)
+    found = [declared] if isinstance(declared, Serves) else list(declared or ())
+    return [serves.with_module(serves.module or module_name) for serves in found]
+
+
+def _static_serves() -> list[Serves]:
+    global _static
+    if _static is None:
+        _static = [s for name in _package_names() for s in _declared(f"rtk.filters.{name}")]
+    return _static
+
+
+def _dynamic_serves() -> list[Serves]:
+    found: list[Serves] = []
+    for name in _package_names():
+        module = sys.modules.get(f"rtk.filters.{name}")
+        provider = getattr(module, "dynamic_serves", None)
+        if provider is not None:
+            found.extend(s.with_module(s.module or module.__name__) for s in provider())
+    return found
+
+
+def all_serves() -> list[Serves]:
+    """Every filter, in matching order: project and user filters first, then built-in ones; a later
+    source replaces an earlier one of the same name."""
+    by_name: dict[str, Serves] = {}
+    for serves in (*_static_serves(), *_dynamic_serves()):
+        previous = by_name.get(serves.name)
+        if previous is None or SOURCE_RANK.get(serves.source, 2) <= SOURCE_RANK.get(previous.source, 2):
+            by_name[serves.name] = serves
+    return sorted(by_name.values(), key=lambda s: (SOURCE_RANK.get(s.source, 2), s.priority, s.name))
+
+
+def classify(argv: Sequence[str]) -> Match | None:
+    """The dedicated filter serving `argv`, or None when only the generic filter applies."""
+    words = list(argv)
+    if not words or not words[0]:
+        return None
+    serves = all_serves()
+    for candidate in launchers.candidates(words):
+        for entry in serves:
+            match = entry.match(candidate)
+            if match is not None:
+                return match
+    return None
+
+
+def filter_name_for(argv: Sequence[str]) -> str:
+    match = classify(argv)
+    return match.filter if match else FALLBACK
+
+
+class _Registry:
+    """`REGISTRY[name]` -> Serves, in listing order (the generic fallback last); computed on use."""
+
+    def _table(self) -> dict[str, Serves]:
+        table = {s.name: s for s in all_serves() if s.name != FALLBACK}
+        table.update({s.name: s for s in all_serves() if s.name == FALLBACK})
+        return table
+
+    def __getitem__(self, name: str) -> Serves:
+        return self._table()[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._table()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+    def get(self, name: str, default: Serves | None = None) -> Serves | None:
+        return self._table().get(name, default)
+
+    def values(self) -> list[Serves]:
+        return list(self._table().values())
+
+    def items(self) -> list[tuple[str, Serves]]:
+        return list(self._table().items())
+
+
+REGISTRY = _Registry()
+
+
+def load(name: str, ctx: FilterContext) -> Filter:
+    """Build the named filter; a module that is missing or broken gives the generic filter."""
+    import dataclasses
+    import importlib
+
+    serves = REGISTRY.get(name) or REGISTRY[FALLBACK]
+    try:
+        module = importlib.import_module(serves.module)
+    except ImportError:
+        serves = REGISTRY[FALLBACK]
+        module = importlib.import_module(serves.module)
+    return module.create(dataclasses.replace(ctx, filter_name=serves.name))

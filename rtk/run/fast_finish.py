@@ -1,0 +1,69 @@
+"""Most agent commands (`git status`, `git diff`) end in a few milliseconds: finish those without trio.
+
+Importing trio costs ~100 ms, far more than such a command runs. So before importing it, rtk
+reads the child with `selectors` for a short budget; if the child exits and its output ends
+within it, the run is complete and trio is never loaded. Otherwise whatever was read is already
+in the pipeline, and the trio session carries on with the descriptors still open. A signal
+that arrives meanwhile also hands over to the session, which owns forwarding and the grace kill.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import selectors
+import subprocess
+import time
+
+from rtk.filters.base import Stream
+from rtk.run.output import RunOutput
+
+BUDGET_SECONDS = 0.05
+READ_SIZE = 256 * 1024
+
+
+def drain(child: subprocess.Popen[bytes], fds: dict[int, int], output: RunOutput,
+          signals: list[int], budget: float | None = None) -> bool:
+    """Read until every fd ends and the child exits (True), or the budget runs out (False).
+
+    Descriptors that reached their end are closed and removed from `fds`.
+    """
+    deadline = time.monotonic() + (BUDGET_SECONDS if budget is None else budget)
+    with selectors.DefaultSelector() as selector:
+        for fd in fds.values():
+            selector.register(fd, selectors.EVENT_READ)
+        while fds and not signals:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            for key, _ in selector.select(remaining):
+                _read_one(key.fd, fds, output, selector)
+    if signals:
+        return False
+    try:
+        child.wait(max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return False  # output closed early (a daemonised grandchild kept nothing), child still runs
+    return True
+
+
+def _read_one(fd: int, fds: dict[int, int], output: RunOutput, selector: selectors.BaseSelector) -> None:
+    stream = Stream(next(s for s, f in fds.items() if f == fd))
+    chunk = _read(fd)
+    if chunk:
+        output.feed(chunk, stream)
+        if not output.reader_gone(stream):
+            return
+    selector.unregister(fd)
+    os.close(fd)
+    del fds[int(stream)]
+    output.end_of_stream(stream)
+
+
+def _read(fd: int) -> bytes:
+    """A pty master reports the end of output as EIO, a pipe as an empty read."""
+    try:
+        return os.read(fd, READ_SIZE)
+    except OSError as exc:
+        if exc.errno == errno.EIO:
+            return b""
+        raise

@@ -1,0 +1,288 @@
+"""From raw chunks to printed lines: the part of a run that is the same for `rtk CMD` and `rtk pipe`.
+
+It owns the rules of spec/filters.md that hold for every filter: lines go to the filter as they
+arrive and what it keeps is written at once; a short output is held back so the smaller of raw
+and filtered can be printed; a filter crash lets the rest through raw; a failure the filter did
+not recognise gets the raw tail; anything elided gets the recall hint.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import re
+import shlex
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from rtk import config, paths, recall
+from rtk.filters import registry as filters
+from rtk.filters.base import ANSI_RE, Filter, FilterContext, Line, Stream, recall_hint, strip_ansi
+from rtk.recall import RawSpool
+from rtk.run.splitter import LineSplitter
+
+HOLD_LINES = 30
+HOLD_SECONDS = 1.0
+TAIL_LINES = 40
+SGR_RE = re.compile(r"\x1b\[[0-9;:]*m")
+
+
+class Writer:
+    """Writes lines to fd 1 and 2 at once; a reader that went away silences that stream quietly.
+
+    Lines are written without ANSI codes (noise to an agent), except on the terminals listed in
+    `colour`, where a filter's kept lines keep the child's colours.
+    """
+
+    def __init__(self, on_printed: Callable[[bytes], None] | None = None,
+                 colour: Collection[int] = ()) -> None:
+        self.broken: set[int] = set()
+        self.printed_bytes = 0
+        self._on_printed = on_printed
+        self.colour = frozenset(colour)  # fds (terminals) where lines keep their SGR colours
+        self.before_write: Callable[[], None] | None = None  # e.g. erase the status line
+
+    def write(self, lines: Iterable[Line]) -> None:
+        batch: list[str] = []
+        current = Stream.STDOUT
+        for text, stream in lines:
+            if stream != current and batch:
+                self._write(current, batch)
+                batch = []
+            current = stream
+            batch.append(text)
+        if batch:
+            self._write(current, batch)
+
+    def _write(self, stream: Stream, texts: list[str]) -> None:
+        text = "\n".join(texts) + "\n"
+        text = keep_colours(text) if int(stream) in self.colour else strip_ansi(text)
+        self.write_bytes(text.encode("utf-8", "replace"), stream)
+
+    def write_bytes(self, data: bytes, stream: Stream) -> None:
+        self.printed_bytes += len(data)
+        if self._on_printed:
+            self._on_printed(data)
+        fd = int(stream)
+        if fd in self.broken:
+            return
+        if self.before_write is not None:
+            self.before_write()
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(fd, view):]
+        except BlockingIOError:
+            _write_blocking(fd, view)
+        except OSError as exc:
+            if exc.errno not in (errno.EPIPE, errno.EBADF, errno.EINVAL):
+                raise
+            self.broken.add(fd)
+
+
+def keep_colours(text: str) -> str:
+    """For a terminal: keep colour (SGR) sequences, drop cursor moves and titles, reset per line."""
+    if "\x1b" not in text:
+        return text
+    text = ANSI_RE.sub(lambda m: m[0] if SGR_RE.fullmatch(m[0]) else "", text)
+    return "\n".join(line + "\x1b[0m" if "\x1b[" in line else line for line in text.split("\n"))
+
+
+def _write_blocking(fd: int, view: memoryview) -> None:
+    os.set_blocking(fd, True)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+@dataclass
+class Outcome:
+    recall_id: str | None
+    filter_error: str | None
+    raw_bytes: int
+    printed_bytes: int
+
+
+class OutputPipeline:
+    """Feed it the child's chunks per stream, then `finish(exit_code)` once both streams ended."""
+
+    def __init__(self, filt: Filter, writer: Writer, spool: RawSpool | None, *, filter_name: str,
+                 command: str, on_raw: Callable[[bytes], None] | None = None,
+                 hold_seconds: float | None = HOLD_SECONDS) -> None:
+        self.filter = filt
+        self.filter_name = filter_name
+        self.writer = writer
+        self._spool = spool
+        self._command = command
+        self._on_raw = on_raw
+        self._splitters = {Stream.STDOUT: LineSplitter(), Stream.STDERR: LineSplitter()}
+        self._lossless = bool(getattr(filt, "lossless", False))
+        self._tail: deque[str] = deque(maxlen=TAIL_LINES)
+        self._raw_lines = 0
+        self._emitted = 0
+        self.filter_error: str | None = None
+        self._holding = True
+        self._hold_deadline = None if hold_seconds is None else time.monotonic() + hold_seconds
+        self._held_raw: list[Line] = []
+        self._held_out: list[Line] = []
+        self.raw_bytes = 0
+
+    def feed(self, chunk: bytes, stream: Stream) -> None:
+        self.raw_bytes += len(chunk)
+        if self._spool is not None:
+            self._spool.write(chunk)
+        if self._on_raw is not None:
+            self._on_raw(chunk)
+        self._process(self._splitters[stream].feed(chunk), stream)
+
+    def end_of_stream(self, stream: Stream) -> None:
+        self._process(self._splitters[stream].flush(), stream)
+
+    def _process(self, lines: list[str], stream: Stream) -> None:
+        if not lines:
+            return
+        self._raw_lines += len(lines)
+        if not self._lossless:
+            self._tail.extend(lines)
+        if self._holding:
+            self._held_raw.extend(Line(text, stream) for text in lines)
+        out: list[Line] = []
+        feed = self.filter.feed
+        for line in lines:
+            if self.filter_error is not None:
+                out.append(Line(line, stream))
+                continue
+            try:
+                out.extend(feed(line, stream))
+            except Exception as exc:  # noqa: BLE001 - a filter bug must never cost output
+                out.extend(self._crashed(exc))
+                out.append(Line(line, stream))
+        self._emit(out)
+        if self._holding and (self._raw_lines >= HOLD_LINES or self._deadline_passed()):
+            self.release_hold()
+
+    def _deadline_passed(self) -> bool:
+        return self._hold_deadline is not None and time.monotonic() >= self._hold_deadline
+
+    def release_hold(self) -> None:
+        """Stop holding back: the output is long (or slow), so stream from now on."""
+        if self._holding:
+            self._holding = False
+            held, self._held_out, self._held_raw = self._held_out, [], []
+            self.writer.write(held)
+
+    def _emit(self, lines: list[Line]) -> None:
+        if not lines:
+            return
+        self._emitted += len(lines)
+        if self._holding:
+            self._held_out.extend(lines)
+        else:
+            self.writer.write(lines)
+
+    def _crashed(self, exc: BaseException) -> list[Line]:
+        self.filter_error = f"{self.filter_name}: {type(exc).__name__}: {exc}"
+        return [Line(f"[rtk: the {self.filter_name} filter failed ({type(exc).__name__}: {exc}); "
+                     "raw output follows]", Stream.STDERR)]
+
+    def finish(self, exit_code: int) -> Outcome:
+        for stream in (Stream.STDOUT, Stream.STDERR):
+            self.end_of_stream(stream)
+        closing = self._closing(exit_code)
+        needs_recall = self.filter_error is not None or bool(getattr(self.filter, "elided", False))
+        if self._failure_unexplained(exit_code):
+            closing = self._raw_tail(exit_code)
+            needs_recall = True
+        recall_id = self._spool.recall_id if needs_recall and self._spool is not None else None
+        if recall_id:
+            closing.append(Line(recall_hint(recall_id), Stream.STDOUT))
+        if self._holding and _size(self._held_raw) <= _size(self._held_out) + _size(closing):
+            self.writer.write(self._held_raw)
+            self._holding, recall_id, closing = False, None, []
+        self.release_hold()
+        self.writer.write(closing)
+        self._store(recall_id, exit_code)
+        return Outcome(recall_id, self.filter_error, self.raw_bytes, self.writer.printed_bytes)
+
+    def _closing(self, exit_code: int) -> list[Line]:
+        if self.filter_error is not None:
+            return []
+        try:
+            return list(self.filter.finish(exit_code))
+        except Exception as exc:  # noqa: BLE001
+            return self._crashed(exc)
+
+    def _failure_unexplained(self, exit_code: int) -> bool:
+        return (exit_code != 0 and not self._lossless and self.filter_error is None
+                and not getattr(self.filter, "failure_seen", False) and self._emitted < self._raw_lines)
+
+    def _raw_tail(self, exit_code: int) -> list[Line]:
+        tail = [text for text in (strip_ansi(t).rstrip() for t in self._tail) if text]
+        return [Line(f"[rtk: exit code {exit_code}; last {len(tail)} lines of raw output:]", Stream.STDOUT),
+                *(Line(text, Stream.STDOUT) for text in tail)]
+
+    def _store(self, recall_id: str | None, exit_code: int) -> None:
+        if self._spool is None:
+            return
+        try:
+            if recall_id:
+                self._spool.keep(self._command, exit_code)
+            else:
+                self._spool.discard()
+        except OSError as exc:
+            self.writer.write([Line(f"rtk: could not keep the raw output ({exc})", Stream.STDERR)])
+
+
+def _size(lines: list[Line]) -> int:
+    return sum(len(text) + 1 for text, _ in lines)
+
+
+class PassthroughPipeline:
+    """`rtk proxy` and disabled filters: the child's bytes go through untouched (still counted)."""
+
+    filter_name = "passthrough"
+    filter_error: str | None = None
+
+    def __init__(self, writer: Writer, on_raw: Callable[[bytes], None] | None = None) -> None:
+        self.writer = writer
+        self._on_raw = on_raw
+        self.raw_bytes = 0
+
+    def feed(self, chunk: bytes, stream: Stream) -> None:
+        self.raw_bytes += len(chunk)
+        if self._on_raw is not None:
+            self._on_raw(chunk)
+        self.writer.write_bytes(chunk, stream)
+
+    def end_of_stream(self, stream: Stream) -> None:
+        pass
+
+    def release_hold(self) -> None:
+        pass
+
+    def finish(self, exit_code: int) -> Outcome:
+        return Outcome(None, None, self.raw_bytes, self.writer.printed_bytes)
+
+
+def build_pipeline(argv: Sequence[str], filter_name: str, cfg: config.Config, writer: Writer,
+                   on_raw: object = None, hold_seconds: float | None = HOLD_SECONDS
+                   ) -> OutputPipeline | PassthroughPipeline:
+    if filter_name == "passthrough":
+        return PassthroughPipeline(writer, on_raw)  # type: ignore[arg-type]
+    ctx = FilterContext(tuple(argv), cfg.recall_enabled, cfg.limits)
+    spool = _open_spool(cfg)
+    return OutputPipeline(filters.load(filter_name, ctx), writer, spool, filter_name=filter_name,
+                          command=shlex.join(argv), on_raw=on_raw,  # type: ignore[arg-type]
+                          hold_seconds=hold_seconds)
+
+
+def _open_spool(cfg: config.Config) -> recall.RawSpool | None:
+    if not cfg.recall_enabled:
+        return None
+    try:
+        return recall.RawSpool(paths.recall_dir(), int(cfg.get("recall", "max_bytes_per_entry")),
+                               int(cfg.get("recall", "max_entries")), int(cfg.get("recall", "retention_days")))
+    except OSError as exc:
+        print(f"rtk: recall store unavailable ({exc}); output is not kept", file=sys.stderr)
+        return None

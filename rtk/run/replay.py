@@ -1,0 +1,53 @@
+"""`rtk pipe`: filter stdin as the runner would filter a command's output.
+
+This is how fixtures are replayed and how people try a filter on a saved log. No clocks: the
+hold-back decision depends on the content only, so replay is deterministic.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+
+from rtk import config
+from rtk.filters.registry import REGISTRY
+from rtk.filters.base import Stream
+from rtk.run.pipeline import Writer
+
+READ_SIZE = 256 * 1024
+
+
+class PipeError(Exception):
+    """Bad arguments: one line for the user."""
+
+
+def pick_filter(filter_name: str | None, command_line: str | None) -> tuple[str, list[str]]:
+    if (filter_name is None) == (command_line is None):
+        raise PipeError("give exactly one of -f NAME or --cmd \"COMMAND LINE\"")
+    if filter_name is not None:
+        if filter_name not in REGISTRY and filter_name != "passthrough":
+            raise PipeError(f"unknown filter '{filter_name}' (known: {', '.join(REGISTRY)})")
+        return filter_name, [filter_name]
+    try:
+        argv = shlex.split(command_line or "")
+    except ValueError as exc:
+        raise PipeError(f"cannot parse --cmd: {exc}") from None
+    if not argv:
+        raise PipeError("--cmd is empty")
+    from rtk.run.runner import choose_filter
+
+    return choose_filter(argv, None, config.load()), argv
+
+
+def run_pipe(filter_name: str | None, command_line: str | None, exit_code: int) -> None:
+    from rtk.run.pipeline import build_pipeline
+
+    name, argv = pick_filter(filter_name, command_line)
+    writer = Writer()
+    pipeline = build_pipeline(argv, name, config.load(), writer, hold_seconds=None)
+    fd = sys.stdin.fileno()
+    while chunk := os.read(fd, READ_SIZE):
+        pipeline.feed(chunk, Stream.STDOUT)
+        if 1 in writer.broken:
+            break
+    pipeline.finish(exit_code)

@@ -1,0 +1,96 @@
+"""`rtk CMD ARGS...`: run exactly that argv, stream its output through a filter, exit with its code.
+
+The child is spawned with the standard library before trio is imported, so a slow command hides
+the ~200 ms trio costs to import. stdout and stderr are then read concurrently by trio tasks;
+every chunk goes through the output pipeline and what the filter keeps is written at once.
+Signals to rtk are forwarded to the child and rtk exits 128+N once the child is gone.
+
+When rtk's stdout is a terminal (a person is watching, not an agent), the child writes to
+pseudo-terminals instead (pty_child.py: colours and terminal behaviour kept) and a live status
+line shows that the command is alive (progress.py). `--no-tty` / `RTK_NO_TTY=1` keep the pipes,
+`--no-progress` / `RTK_NO_PROGRESS=1` the silence.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+
+from rtk import config
+from rtk.filters import registry as filters
+from rtk.run import fast_finish, pty_child
+from rtk.run.exits import COMMAND_NOT_FOUND, NOT_EXECUTABLE, SIGNAL_BASE, exit_status
+from rtk.run.output import RunOutput
+from rtk.run.signals import EarlySignals
+from rtk.run.terminal import plan_terminal
+
+
+
+def resolve_executable(name: str) -> tuple[str | None, int, str]:
+    """(path, 0, "") when runnable, else (None, exit code, one-line reason)."""
+    if os.sep in name:
+        if not os.path.exists(name):
+            return None, COMMAND_NOT_FOUND, f"rtk: {name}: No such file or directory"
+        if os.path.isdir(name) or not os.access(name, os.X_OK):
+            return None, NOT_EXECUTABLE, f"rtk: {name}: Permission denied"
+        return name, 0, ""
+    found = shutil.which(name)
+    if found is None:
+        return None, COMMAND_NOT_FOUND, f"rtk: {name}: command not found"
+    return found, 0, ""
+
+
+def choose_filter(argv: Sequence[str], forced: str | None, cfg: config.Config) -> str:
+    if forced:
+        return forced
+    if config.run_disabled():
+        return "passthrough"
+    words = [os.path.basename(argv[0]), *argv[1:]]
+    if cfg.filter_disabled(words):
+        return "passthrough"
+    return filters.filter_name_for(argv)
+
+
+def run_command(argv: list[str], filter_name: str | None = None, *, no_tty: bool = False,
+                no_progress: bool = False) -> int:
+    started, t0 = time.time(), time.monotonic()
+    cfg = config.load()
+    _, code, reason = resolve_executable(argv[0])
+    if code:
+        print(reason, file=sys.stderr)
+        return code
+    name = choose_filter(argv, filter_name, cfg)
+    terminal = plan_terminal(name, no_tty, no_progress)
+    early = EarlySignals()
+    try:
+        spawned = pty_child.spawn(argv, terminal.pty_streams, no_pager=name != "passthrough")
+    except PermissionError:
+        print(f"rtk: {argv[0]}: Permission denied", file=sys.stderr)
+        return NOT_EXECUTABLE
+    except FileNotFoundError:
+        print(f"rtk: {argv[0]}: command not found", file=sys.stderr)
+        return COMMAND_NOT_FOUND
+    except OSError as exc:
+        print(f"rtk: {argv[0]}: {exc.strerror or exc}", file=sys.stderr)
+        return NOT_EXECUTABLE
+    early.child = spawned.child
+    output = RunOutput(argv, name, cfg, started=started, t0=t0, colour_fds=terminal.colour_fds)
+    open_fds = dict(spawned.fds)
+    if fast_finish.drain(spawned.child, open_fds, output, early.received):
+        status = exit_status(spawned.child.wait())
+        output.finish(status)
+        return SIGNAL_BASE + early.received[-1] if early.received else status
+    from rtk.run.session import RunSession  # trio: only for commands that outlast the budget
+
+    return RunSession(argv, spawned, early, terminal, output, open_fds).run()
+
+
+def command_text(argv: Sequence[str]) -> str:
+    return shlex.join(argv)
+
+
+def child_status(returncode: int) -> int:
+    return exit_status(returncode)

@@ -1,0 +1,194 @@
+"""The runner's side of token accounting: what a run hands over, and when.
+
+The runner calls `start()` before the child's output flows, `raw()`/`printed()` with every chunk
+as it passes, and `finish()` once rtk's own output is flushed and the exit code is known. None of
+these may delay the command, so this module imports neither tiktoken nor sqlite3: the bytes are
+kept (in memory up to 1 MiB per stream, then spilled to a 0600 file) and `finish()` drops a *job*
+into `<data dir>/track-queue/`. A detached worker (`python -m rtk.track.worker`, new session,
+stdio on /dev/null) counts the tokens and inserts the row. One worker serves every rtk process
+of a data dir: it holds `worker.lock` while alive and lingers a few seconds for the next job, so
+the 0.3 s tiktoken load is paid once per burst of commands, not once per command. `finish()`
+spawns a worker only when none holds the lock (the worker rescans after releasing it, so no
+job is stranded). `RTK_TRACK_SYNC=1` records in-process instead (tests, debugging).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import IO
+
+from rtk import paths
+from rtk.track.queue import LOCK_NAME, queue_dir
+
+INLINE_MAX = 1024 * 1024        # per stream, kept in memory; past it the bytes go to a file
+SPOOL_MAX = 1024 * 1024 * 1024  # per stream on disk; past it bytes are counted, tokens estimated
+
+
+@dataclass
+class RunRecord:
+    """One rtk run as the tracking database records it (spec/gain.md, Tracking)."""
+
+    argv: list[str]
+    filter: str
+    exit_code: int
+    wall_ms: int
+    cwd: str
+    started: float
+    raw_bytes: int
+    printed_bytes: int
+    recall_id: str | None = None
+    filter_error: str | None = None
+
+
+class _Spool:
+    """One stream's bytes: in memory up to INLINE_MAX, then in `<stem><suffix>` in the queue."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.buffer: list[bytes] = []
+        self.size = 0
+        self.dropped = 0
+        self.file: IO[bytes] | None = None
+
+    def add(self, data: bytes) -> None:
+        if self.size + len(data) > SPOOL_MAX:
+            self.dropped += len(data)
+            return
+        self.size += len(data)
+        if self.file is not None:
+            self.file.write(data)
+        elif self.size <= INLINE_MAX:
+            self.buffer.append(data)
+        else:
+            self._spill(data)
+
+    def _spill(self, data: bytes) -> None:
+        paths.private_dir(self.path.parent)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        self.file = os.fdopen(fd, "wb", buffering=256 * 1024)
+        self.file.writelines(self.buffer)
+        self.file.write(data)
+        self.buffer = []
+
+    def close(self) -> dict[str, object]:
+        if self.file is not None:
+            self.file.close()
+            return {"file": self.path.name, "dropped": self.dropped}
+        return {"inline": self.size, "dropped": self.dropped}
+
+    def discard(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.path.unlink(missing_ok=True)
+
+
+class Accountant:
+    """Receives a run's bytes as they stream and hands them to the tracking worker at the end."""
+
+    def __init__(self, argv: list[str], filter_name: str, queue: Path, history_days: int) -> None:
+        self.argv, self.filter_name = argv, filter_name
+        self.queue, self.history_days = queue, history_days
+        self.stem = f"{time.time_ns()}-{os.getpid()}"
+        self._raw = _Spool(queue / f"{self.stem}.raw")
+        self._printed = _Spool(queue / f"{self.stem}.out")
+        self._printed_is_raw = filter_name == "passthrough"  # spool and count those bytes once
+        self.problem: str | None = None
+
+    def raw(self, data: bytes) -> None:
+        self._add(self._raw, data)
+
+    def printed(self, data: bytes) -> None:
+        if not self._printed_is_raw:
+            self._add(self._printed, data)
+
+    def _add(self, spool: _Spool, data: bytes) -> None:
+        if self.problem is None:
+            try:
+                spool.add(data)
+            except OSError as exc:
+                self.problem = f"cannot spool output in {self.queue} ({exc.strerror or exc})"
+
+    def finish(self, record: RunRecord) -> None:
+        try:
+            job = self._write_job(record) if self.problem is None else None
+        except OSError as exc:
+            self.problem = f"cannot queue the run in {self.queue} ({exc.strerror or exc})"
+            job = None
+        if job is None:
+            self._raw.discard()
+            self._printed.discard()
+            print(f"rtk: tracking skipped: {self.problem}", file=sys.stderr)
+        elif os.environ.get("RTK_TRACK_SYNC", "") not in ("", "0"):
+            from rtk.track import worker as track_worker
+
+            track_worker.process_now(job)
+        else:
+            wake_worker(self.queue)
+
+    def _write_job(self, record: RunRecord) -> Path:
+        header = {"v": 1, "db": str(paths.db_path()), "history_days": self.history_days,
+                  "record": asdict(record), "raw": self._raw.close(),
+                  "printed": {"same_as_raw": True} if self._printed_is_raw else self._printed.close()}
+        paths.private_dir(self.queue)
+        tmp = self.queue / f".{self.stem}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            out.write(json.dumps(header).encode() + b"\n")
+            out.writelines(self._raw.buffer)
+            out.writelines(self._printed.buffer)
+        job = self.queue / f"{self.stem}.job"
+        os.replace(tmp, job)
+        return job
+
+
+def start(argv: list[str], filter_name: str) -> Accountant | None:
+    """An accountant for this run, or None when tracking is off."""
+    from rtk import config
+
+    cfg = config.load()
+    if not cfg.tracking_enabled:
+        return None
+    return Accountant(argv, filter_name, queue_dir(), int(cfg.get("tracking", "history_days")))
+
+
+def wake_worker(queue: Path) -> None:
+    """Start a tracking worker unless one is alive (it holds the lock while it serves)."""
+    import fcntl
+
+    fd = os.open(queue / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return  # a live worker rescans the queue before it leaves
+    finally:
+        os.close(fd)  # closing drops our probe lock
+    spawn_worker(queue)
+
+
+def spawn_worker(queue: Path) -> None:
+    """Detached: own session, stdio on /dev/null, no inherited descriptors (the caller may be
+    waiting for EOF on a pipe). posix_spawn is ~10x cheaper than Popen here."""
+    argv = [sys.executable, "-P", "-m", "rtk.track.worker", str(queue)]
+    actions: list[tuple[object, ...]] = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0)
+                                         for fd in (0, 1, 2)]
+    actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inherited_fds()]
+    os.posix_spawn(sys.executable, argv, os.environ, file_actions=actions, setsid=True)
+
+
+def _inherited_fds() -> list[int]:
+    try:
+        listed = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        return []
+    found = []
+    for fd in listed:
+        try:
+            if fd > 2 and os.get_inheritable(fd):
+                found.append(fd)
+        except OSError:
+            continue
+    return found

@@ -1,0 +1,53 @@
+"""rtk.agent.hook_json gives exactly what the json package gives: same values, same text, same errors."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rtk.agent import hook_json
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+JSON_CHARS = list(' \t\n\r\x0b{}[]:,"\\/0123456789.eE+-truefalsnNaIinfyxu\ufeff\ud800é日')
+
+
+def outcome(call: Any, *args: Any, **kwargs: Any) -> tuple[str, str]:
+    """What a call gave, comparable across NaN (by its JSON text) and errors (type and message)."""
+    try:
+        return "ok", json.dumps(call(*args, **kwargs))
+    except Exception as exc:  # noqa: BLE001 - the very thing compared
+        return type(exc).__name__, str(exc)
+
+
+@given(values, st.booleans(), st.sampled_from([None, 2]), st.sampled_from([" ", "", "\n\t "]))
+def test_loads_of_any_document(value: Any, ascii_only: bool, indent: int | None, pad: str) -> None:
+    text = pad + json.dumps(value, ensure_ascii=ascii_only, indent=indent) + pad
+    assert outcome(hook_json.loads, text) == outcome(json.loads, text)
+
+
+@given(st.text(st.sampled_from(JSON_CHARS), max_size=30))
+def test_loads_of_any_text(text: str) -> None:
+    assert outcome(hook_json.loads, text) == outcome(json.loads, text)
+
+
+@given(values, st.booleans())
+def test_dumps(value: Any, ascii_only: bool) -> None:
+    expected = json.dumps(value, ensure_ascii=ascii_only, separators=(",", ":"))
+    assert hook_json.dumps(value, ensure_ascii=ascii_only) == expected
+
+
+@pytest.mark.parametrize("value", [{1: "int key"}, {"a": {1, 2}}, {"b": b"bytes"}, float("nan"), "just text"])
+def test_dumps_of_what_json_refuses_or_special_cases(value: Any) -> None:
+    assert outcome(hook_json.dumps, value) == outcome(json.dumps, value, separators=(",", ":"))
+
+
+def test_deep_nesting_errors_as_json_does() -> None:
+    text = "[" * 100_000
+    assert outcome(hook_json.loads, text) == outcome(json.loads, text)

@@ -1,0 +1,52 @@
+"""The splitter must give the same lines whatever the chunking: trio hands us arbitrary chunks."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rtk.run.splitter import LineSplitter
+
+SAMPLE = (b"plain line\n"
+          b"windows line\r\n"
+          b"progress 10%\rprogress 50%\rprogress 100%\n"
+          b"bad utf8 \xff\xfe here\n"
+          b"caf\xc3\xa9 split multibyte\n"
+          b"\n"
+          b"no final newline")
+
+
+def split_in_chunks(data: bytes, size: int) -> list[str]:
+    splitter = LineSplitter()
+    lines: list[str] = []
+    for start in range(0, len(data), size):
+        lines += splitter.feed(data[start:start + size])
+    return lines + splitter.flush()
+
+
+def test_lines_as_a_reader_sees_them() -> None:
+    assert split_in_chunks(SAMPLE, len(SAMPLE)) == [
+        "plain line", "windows line", "progress 100%", "bad utf8 \ufffd\ufffd here",
+        "café split multibyte", "", "no final newline"]
+
+
+@pytest.mark.parametrize("size", range(1, len(SAMPLE) + 1))
+def test_every_chunk_size_gives_the_same_lines(size: int) -> None:
+    assert split_in_chunks(SAMPLE, size) == split_in_chunks(SAMPLE, len(SAMPLE))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300), st.integers(min_value=1, max_value=40))
+def test_chunking_never_changes_lines(data: bytes, size: int) -> None:
+    assert split_in_chunks(data, size) == split_in_chunks(data, max(len(data), 1))
+
+
+def test_overlong_line_is_cut_not_held_in_memory() -> None:
+    splitter = LineSplitter(max_line_bytes=1024)
+    lines = splitter.feed(b"x" * 5000)
+    assert lines and all(len(line) <= 1024 for line in lines)
+    assert "".join(lines + splitter.flush()) == "x" * 5000
+
+
+def test_trailing_carriage_return_keeps_the_last_state() -> None:
+    assert split_in_chunks(b"a\rb\r", 1) == split_in_chunks(b"a\rb\r", 4)
