@@ -7,7 +7,7 @@ stream cannot grow rtk's memory.
 """
 from __future__ import annotations
 
-MAX_LINE_BYTES = 64 * 1024
+MAX_LINE_BYTES = 1024 * 1024  # a minified JSON document is one line: keep it whole up to 1 MiB
 
 
 class LineSplitter:
@@ -19,7 +19,10 @@ class LineSplitter:
         data = self._pending + chunk if self._pending else chunk
         end = data.rfind(b"\n")
         self._pending = data[end + 1:]
-        lines = _decode_lines(data[:end]) if end >= 0 else []
+        if end > self._max:  # a complete line may be over the cap: cut it as if it had streamed
+            lines = [piece for line in data[:end].split(b"\n") for piece in self._pieces(line)]
+        else:
+            lines = _decode_lines(data[:end]) if end >= 0 else []
         if len(self._pending) > self._max:
             lines.extend(self._cut_overlong())
         return lines
@@ -32,15 +35,26 @@ class LineSplitter:
         return [_decode(pending)] if pending else []
 
     def _cut_overlong(self) -> list[str]:
-        pending = _final_redraw(self._pending)
-        if len(pending) <= self._max:
-            self._pending = pending
-            return []
-        cut = self._max
-        while cut > self._max - 4 and (pending[cut] & 0xC0) == 0x80:
-            cut -= 1  # do not split a UTF-8 sequence
-        self._pending = pending[cut:]
-        return [_decode(pending[:cut])]
+        pieces, self._pending = self._cut(_final_redraw(self._pending))
+        return pieces
+
+    def _cut(self, line: bytes) -> tuple[list[str], bytes]:
+        """Pieces of the cap's size from the start of `line`, and what is left (at most the cap).
+        The cut points depend on the line only, never on where the chunks ended."""
+        pieces = []
+        while len(line) > self._max:
+            cut = self._max
+            while cut > self._max - 4 and (line[cut] & 0xC0) == 0x80:
+                cut -= 1  # do not split a UTF-8 sequence
+            pieces.append(_decode(line[:cut]))
+            line = line[cut:]
+        return pieces, line
+
+    def _pieces(self, line: bytes) -> list[str]:
+        if len(line) <= self._max:
+            return [_decode(line)]
+        pieces, rest = self._cut(_final_redraw(line))
+        return [*pieces, _decode(rest)]
 
 
 def _final_redraw(line: bytes) -> bytes:

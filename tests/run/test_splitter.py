@@ -50,3 +50,21 @@ def test_overlong_line_is_cut_not_held_in_memory() -> None:
 
 def test_trailing_carriage_return_keeps_the_last_state() -> None:
     assert split_in_chunks(b"a\rb\r", 1) == split_in_chunks(b"a\rb\r", 4)
+
+
+def split_capped(data: bytes, size: int, cap: int) -> list[str]:
+    splitter = LineSplitter(max_line_bytes=cap)
+    lines: list[str] = []
+    for start in range(0, len(data), size):
+        lines += splitter.feed(data[start:start + size])
+    return lines + splitter.flush()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"b", b"\n", b"\xc3\xa9", b"\xff"]), max_size=200),
+       st.integers(min_value=1, max_value=40), st.sampled_from([8, 16, 33]))
+def test_lines_over_the_cap_are_cut_where_the_line_says_not_where_chunks_end(
+        parts: list[bytes], size: int, cap: int) -> None:
+    """A minified JSON document arriving in one read or in many gives the same pieces."""
+    data = b"".join(parts)
+    assert split_capped(data, size, cap) == split_capped(data, max(len(data), 1), cap)
