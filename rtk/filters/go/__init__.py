@@ -1,0 +1,29 @@
+"""go: `go test`, `go build`, `go vet` (and `go run`, `go install`) as go prints them.
+
+Keeps: every failing test (`--- FAIL: name`) with all of its output (a passing test's output is
+dropped, under `-v` too: it is held until the test's result is known), panics with the frames in
+the user's code (runtime and testing frames counted), every `FAIL pkg` line, build and vet
+diagnostics under their `# package` header (a message repeated on many lines of one file is
+listed once with its locations), and one summary of the package lines with exact counts
+(`go test: 9 ok, 2 FAIL, 5 without tests`). Drops: `=== RUN/PAUSE/CONT/NAME`, `--- PASS`,
+`PASS`, `ok` and `?` package lines (counted). Never adds flags: parses what go printed.
+"""
+from __future__ import annotations
+
+from rtk.filters.serves import Serves, Words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.filters.base import Filter, FilterContext
+
+SERVES = Serves(
+    "go",
+    "go test|build|vet|run|install [packages]",
+    (Words(("go",), ("test", "build", "vet", "install")),),
+)
+
+
+def create(ctx: FilterContext) -> Filter:
+    from rtk.filters.go.filter import GoFilter
+
+    return GoFilter(ctx)

@@ -1,0 +1,140 @@
+"""go's plain output read line by line: tests, packages, panics, diagnostics."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
+from rtk.filters.go import lines as gl
+from rtk.filters.go.diagnostics import Runs
+from rtk.filters.go.panics import Trace
+
+HELD_PER_TEST = 200  # output lines held for one test under -v until its result is known
+_NOTHING: tuple[Line, ...] = ()
+
+
+class GoFilter(BaseFilter):
+    def __init__(self, ctx: FilterContext | None = None) -> None:
+        super().__init__(ctx)
+        self._held: dict[str, list[str]] = {}
+        self._held_over: dict[str, int] = {}
+        self._test: str | None = None  # the test -v output belongs to
+        self._trace: Trace | None = None
+        self._runs = Runs()
+        self._packages = {"ok": 0, "FAIL": 0, "no tests": 0}
+        self._tests = {"passed": 0, "failed": 0, "skipped": 0}
+        self._stream = Stream.STDOUT
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        text = strip_ansi(line).rstrip()
+        self._stream = stream
+        out = self._trace_line(text) if self._trace is not None else None
+        if out is None:
+            out = self._line(text)
+        return [Line(t, stream) for t in out] if out else _NOTHING
+
+    def _trace_line(self, text: str) -> list[str] | None:
+        assert self._trace is not None
+        if (kept := self._trace.feed(text)) is not None:
+            return kept
+        if gl.GOROUTINE.match(text) or text.startswith(("[signal", "\tpanic: ")) or not text:
+            return [text] if text else []
+        out = self._trace.end()
+        self._trace = None
+        if text.startswith("exit status"):
+            return out + [text]
+        return out + (self._line(text) or [])
+
+    def _line(self, text: str) -> list[str]:
+        diag = self._runs.add(text)
+        if diag is not None:
+            self.failure_seen = True
+            return diag
+        out = self._runs.flush()
+        return out + self._other(text)
+
+    def _other(self, text: str) -> list[str]:
+        if (event := gl.EVENT.match(text)) is not None:
+            self._test = event["test"]
+            return []
+        if (result := gl.RESULT.match(text)) is not None:
+            return self._result(text, result["kind"], result["test"])
+        if (pkg := self._package(text)) is not None:
+            return pkg
+        if text in gl.LONE or not text:
+            return []
+        if gl.PANIC.match(text):
+            self._trace = Trace()
+            self.failure_seen = True
+            return self._release(self._test) + [text]
+        if gl.SECTION.match(text):
+            self.failure_seen = True
+            return [text]
+        if self._test is not None:
+            self._hold(self._test, text)
+            return []
+        return [text]
+
+    def _result(self, text: str, kind: str, test: str) -> list[str]:
+        if kind == "FAIL":
+            self._tests["failed"] += 1
+            self.failure_seen = True
+            self._test = None
+            return [text] + self._release(test)
+        self._tests["passed" if kind == "PASS" else "skipped"] += 1
+        self._held.pop(test, None)
+        self._held_over.pop(test, None)
+        self._test = None
+        return []
+
+    def _package(self, text: str) -> list[str] | None:
+        if gl.PKG_OK.match(text):
+            self._packages["ok"] += 1
+            return self._end_package()
+        if gl.PKG_NO_TESTS.match(text):
+            self._packages["no tests"] += 1
+            return []
+        if gl.PKG_FAIL.match(text):
+            self._packages["FAIL"] += 1
+            self.failure_seen = True
+            return self._end_package(keep_held=True) + [text]
+        return None
+
+    def _end_package(self, keep_held: bool = False) -> list[str]:
+        out = [t for test in list(self._held) for t in self._release(test)] if keep_held else []
+        self._held.clear()
+        self._held_over.clear()
+        self._test = None
+        return out
+
+    def _hold(self, test: str, text: str) -> None:
+        held = self._held.setdefault(test, [])
+        if len(held) < HELD_PER_TEST:
+            held.append(text)
+        else:
+            self._held_over[test] = self._held_over.get(test, 0) + 1
+
+    def _release(self, test: str | None) -> list[str]:
+        if test is None:
+            return []
+        out = self._held.pop(test, [])
+        if over := self._held_over.pop(test, 0):
+            self.elided = True
+            out.append(elision_marker(over, "output lines of this test"))
+        return out
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        out = (self._trace.end() if self._trace else []) + self._runs.flush()
+        out += [t for test in list(self._held) for t in self._release(test)] if exit_code else []
+        if summary := self._summary():
+            out.append(summary)
+        return [Line(t, self._stream) for t in out]
+
+    def _summary(self) -> str:
+        pk, tests = self._packages, self._tests
+        if not any(pk.values()):
+            return ""
+        parts = [f"{pk['ok']} ok", f"{pk['FAIL']} FAIL"]
+        if pk["no tests"]:
+            parts.append(f"{pk['no tests']} without tests")
+        counted = ", ".join(f"{n:,} {k}" for k, n in tests.items() if n)
+        return f"go test: {sum(pk.values())} packages: {', '.join(parts)}" + (f" (tests: {counted})" if counted else "")

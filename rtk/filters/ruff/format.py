@@ -1,0 +1,131 @@
+"""`ruff format`: the files that would change (or changed), ruff's count line, syntax errors.
+
+`--check` prints a diff-like code frame per file and `--diff` a unified diff; both are reduced to
+the file's name (with `+added -removed` for a diff) and kept for recall.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, plural, strip_ansi
+from rtk.filters.ruff import lines as rl
+
+DIFF_OLD = re.compile(r"^--- (?P<path>\S.*?)(?:\t.*)?$")
+DIFF_NEW = re.compile(r"^\+\+\+ (?P<path>\S.*?)(?:\t.*)?$")
+WOULD_REFORMAT = re.compile(r"^Would reformat: (?P<path>.+)$")
+DIFF_BODY = ("+", "-", " ", "@", "\\")
+UNFORMATTED = "unformatted: File would be reformatted"
+COUNT_LINE = re.compile(r"^\d[\d,]* files? (?:would be reformatted|reformatted|left unchanged|already formatted)")
+_NOTHING: tuple[Line, ...] = ()
+
+
+class FormatFilter(BaseFilter):
+    def __init__(self, ctx: FilterContext | None = None) -> None:
+        super().__init__(ctx)
+        self._diff_path: str | None = None
+        self._added = self._removed = 0
+        self._error: rl.Finding | None = None
+        self._pending_header: str | None = None
+        self._in_frame = False
+        self._files = 0
+        self._counted = False  # ruff printed its own `N files would be reformatted`
+        self._stream = Stream.STDOUT
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        raw = strip_ansi(line).rstrip("\r\n")
+        text = raw.rstrip()
+        if self._diff_path is not None and raw[:1] in DIFF_BODY and not raw.startswith(("--- ", "+++ ")):
+            self._count_diff(raw)
+            return _NOTHING
+        if self._pending_header is not None:
+            return self._after_header(text, stream)
+        if self._in_frame:
+            # a code frame (with `----` between hunks) runs to the next blank line
+            if text:
+                return _NOTHING
+            self._in_frame = False
+            return self._close_error(stream)
+        return self._line(text, stream)
+
+    def _line(self, text: str, stream: Stream) -> list[Line]:
+        if DIFF_NEW.match(text) and self._diff_path is not None:
+            return []
+        out = self._close_diff(stream)
+        if not text:
+            return out
+        if (m := DIFF_OLD.match(text)) is not None:
+            self._diff_path = m["path"]
+            return out
+        if (path := self._changed_path(text)) is not None:
+            return out + self._file(path, stream)
+        if text == UNFORMATTED or text.startswith(("invalid-syntax", "error")) and ":" in text:
+            self._pending_header = text
+            return out
+        if COUNT_LINE.match(text):
+            self.failure_seen = self.failure_seen or "would be" in text
+            self._counted = True
+        return out + [Line(text, stream)]
+
+    def _changed_path(self, text: str) -> str | None:
+        if (m := WOULD_REFORMAT.match(text)) is not None:
+            return m["path"]
+        if (f := rl.concise(text)) is not None and f.code == "unformatted":
+            return f.path
+        return None
+
+    def _after_header(self, text: str, stream: Stream) -> list[Line]:
+        header, self._pending_header = self._pending_header, None
+        assert header is not None
+        arrow = rl.ARROW.match(text)
+        if arrow is None:
+            out = [Line(header, stream)]
+            out.extend(self._line(text, stream))
+            return out
+        self._in_frame = True
+        self.elided = True
+        if header == UNFORMATTED:
+            return self._file(arrow["path"], stream)
+        code, _, msg = header.partition(": ")
+        self._error = rl.Finding(arrow["path"], int(arrow["line"]), int(arrow["col"]), code, msg)
+        return []
+
+    def _file(self, path: str, stream: Stream) -> list[Line]:
+        return self._listed(path, stream)
+
+    def _listed(self, entry: str, stream: Stream) -> list[Line]:
+        self._files += 1
+        self._stream = stream
+        self.failure_seen = True
+        head = [Line("would reformat:", stream)] if self._files == 1 else []
+        return head + [Line(f"  {entry}", stream)]
+
+    def _close_error(self, stream: Stream) -> list[Line]:
+        err, self._error = self._error, None
+        if err is None:
+            return []
+        self.failure_seen = True
+        return [Line(f"{err.path}:{err.line}:{err.col}: {err.code}: {err.message}", stream)]
+
+    def _count_diff(self, text: str) -> None:
+        self.elided = True
+        if text.startswith("+"):
+            self._added += 1
+        elif text.startswith("-"):
+            self._removed += 1
+
+    def _close_diff(self, stream: Stream) -> list[Line]:
+        path, self._diff_path = self._diff_path, None
+        if path is None:
+            return []
+        added, removed = self._added, self._removed
+        self._added = self._removed = 0
+        return self._listed(f"{path} (+{added} -{removed})", stream)
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        out = self._close_diff(self._stream) + self._close_error(self._stream)
+        if self._pending_header is not None:
+            out.append(Line(self._pending_header, self._stream))
+        if self._files and not self._counted:
+            out.append(Line(f"ruff format: {plural(self._files, 'file')} to reformat", self._stream))
+        return out

@@ -1,0 +1,77 @@
+"""Findings grouped under their file, and the closing count by rule.
+
+ruff sorts its findings by file, so a file's group is printed as soon as the findings move on
+to the next file. A message repeated word for word in the same file is printed once; later
+ones say `(same)`, and a rule's `help:` is printed at its first finding in the file. Long groups repeat the file name every REPEAT_EVERY lines so a location is
+never far from its file.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from rtk.filters.ruff.lines import Finding
+
+REPEAT_EVERY = 25
+TOP_RULES = 10
+
+
+class Report:
+    def __init__(self) -> None:
+        self.path: str | None = None
+        self.findings: list[Finding] = []
+        self.rules: Counter[str] = Counter()
+        self.files = 0
+        self.total = 0
+
+    def add(self, finding: Finding) -> list[str]:
+        out = self.flush() if finding.path != self.path else []
+        self.path = finding.path
+        self.findings.append(finding)
+        return out
+
+    def flush(self) -> list[str]:
+        if not self.findings:
+            return []
+        out = self._render(self.findings)
+        self.files += 1
+        self.total += len(self.findings)
+        self.findings = []
+        self.path = None
+        return out
+
+    def _render(self, findings: list[Finding]) -> list[str]:
+        path = findings[0].path
+        out = [f"{path} ({len(findings)})"]
+        seen: set[tuple[str, str]] = set()
+        helped: set[str] = set()
+        since_header = 0
+        for f in findings:
+            if since_header >= REPEAT_EVERY:
+                out.append(f"{path} (continued)")
+                since_header = 0
+            self.rules[f.code] += 1
+            lines = self._finding(f, (f.code, f.message) in seen, f.code in helped)
+            seen.add((f.code, f.message))
+            helped.add(f.code)
+            out.extend(lines)
+            since_header += len(lines)
+        return out
+
+    @staticmethod
+    def _finding(f: Finding, repeated: bool, helped: bool) -> list[str]:
+        out = [f"  L{f.line}:{f.col} {f.code} {'(same)' if repeated else f.message}"]
+        if f.source:
+            out.append(f"    | {f.source}")
+        if f.help and not helped:
+            out.append(f"    help: {f.help}")
+        return out
+
+    def summary(self) -> str:
+        if not self.total:
+            return ""
+        top = ", ".join(f"{code} x{n:,}" for code, n in self.rules.most_common(TOP_RULES))
+        more = len(self.rules) - TOP_RULES
+        tail = f", +{more} more rules" if more > 0 else ""
+        noun = "finding" if self.total == 1 else "findings"
+        files = "file" if self.files == 1 else "files"
+        return f"ruff: {self.total:,} {noun} in {self.files:,} {files} ({top}{tail})"
