@@ -1,0 +1,30 @@
+"""pip install / uv pip install / uv sync|add|lock|remove: what was installed, warnings, errors.
+
+Keeps `Successfully installed ...` (uv's `+ pkg==1.0` lines joined into one line), every
+`WARNING:`/`warning:`, every `ERROR:`/`error:` with its `cause:`/`hint:` lines, the conflict
+explanation, and from a failed build the compiler's error lines and the failing package. A
+`(from versions: ...)` list keeps its first and last versions with the middle counted. Drops:
+Collecting/Downloading/progress bars/cached/`Requirement already satisfied` (counted), build
+chatter (copying, running, gcc command lines), resolver timings.
+"""
+from __future__ import annotations
+
+from rtk.filters.serves import Serves, Words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.filters.base import Filter, FilterContext
+
+SERVES = Serves(
+    "pip",
+    "pip install|download|uninstall, uv pip install|sync, uv sync|add|lock|remove",
+    (Words(("pip", "pip3"), ("install", "download", "uninstall", "wheel")),
+     Words(("uv",), ("pip",), ("install", "sync", "uninstall")),
+     Words(("uv",), ("sync", "add", "lock", "remove"))),
+)
+
+
+def create(ctx: FilterContext) -> Filter:
+    from rtk.filters.pip.filter import PipFilter
+
+    return PipFilter(ctx)
