@@ -13,7 +13,7 @@ NOISE = re.compile(r"^\s*(?:Collecting |Downloading |Downloaded |Using cached |O
                    r"Found existing installation|Uninstalling |Building |Built |Prepared |"
                    r"Resolved |Audited |Checked |Using (?:CPython|Python)|Creating virtual|"
                    r"Installed \d+ packages? in|Uninstalled \d+ packages? in|Bytecode compiled|"
-                   r"Updated |Resolving dependencies|Saved |File was already downloaded)")
+                   r"Updated |Resolving dependencies)")
 PROGRESS = re.compile(r"^\s*[━─╸╺\s]*[━─╸╺]+.*(?:eta|/s|kB|MB)|^\s*\|?[█▉▊▋▌▍▎▏ ]+\|")
 SATISFIED = re.compile(r"^Requirement already satisfied: ")
 UV_CHANGE = re.compile(r"^ (?P<sign>[+-~]) (?P<pkg>\S.*)$")
