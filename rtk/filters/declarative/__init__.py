@@ -1,0 +1,286 @@
+"""Declarative filters: TOML files (built-in, user, trusted project) run by one streaming engine.
+
+The file format is the Rust rtk's (`[filters.NAME]` + `[[tests.NAME]]`) plus our extensions; see
+docs/filters.md. This module is the part read on the hook path, before every agent command, so it
+holds everything that path needs and imports only `os`, `sys` and `marshal`: where filter files
+live, the matcher types, and the precompiled index. The index (one marshal file per part in the
+data dir's cache: built-in + user, and one per project) is valid while the filter files and the
+trust store keep their mtimes and sizes; stat-ing them is all a warm call costs. When anything
+changed it is rebuilt by build_index.py (tomllib, re) in a child process, so the hook itself never
+imports them. The loader, compiler and engine are imported by `create` only.
+
+Sources: built-in `builtin/*.toml`; user `filters.toml` and `filters/*.toml` in the config dir
+(`RTK_CONFIG_DIR`, else `$XDG_CONFIG_HOME/rtk`, else `~/.config/rtk`); project `.rtk/filters.toml`
+and `.rtk/filters/*.toml` in the nearest ancestor of the working directory holding `.rtk/`, only
+while trusted (trust.py).
+"""
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+from rtk.filters.serves import Serves
+from rtk.paths import config_dir_path, data_dir_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rtk.filters.base import Filter, FilterContext
+
+MODULE = __name__
+BUILTIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "builtin")
+INDEX_VERSION = 4
+HOT_PATHS = ("hook", "rewrite")
+SOURCE_RANK = {"project": 0, "user": 1, "built-in": 2}
+_serves_cache: dict[str, tuple[Serves, ...]] = {}
+_warned = False
+
+
+# --- matchers -------------------------------------------------------------------------------
+
+class WordPattern:
+    """`docker build|buildx *`: argv[0]'s basename, then each word in order (options stepped
+    over), then anything when the pattern ends in `*`; without it, nothing more may follow."""
+
+    __slots__ = ("program", "positions", "open_end", "rewrite")
+
+    def __init__(self, program: frozenset[str], positions: tuple[frozenset[str], ...],
+                 open_end: bool, rewrite: bool = True) -> None:
+        self.program, self.positions, self.open_end, self.rewrite = program, positions, open_end, rewrite
+
+    def matches(self, words: Sequence[str]) -> bool:
+        if not words or os.path.basename(words[0]) not in self.program:
+            return False
+        i = 1
+        for allowed in self.positions:
+            while i < len(words) and words[i].startswith("-") and words[i] != "-":
+                i += 1
+            if i >= len(words) or words[i] not in allowed:
+                return False
+            i += 1
+        return self.open_end or i >= len(words)
+
+
+class CommandRegex:
+    """An upstream `match_command` regex, run on the command line as the Rust rtk builds it
+    (argv[0]'s basename, then the words joined by spaces). `prefixes`: literal texts the first
+    word must start with, when the regex has them, so other commands never compile it."""
+
+    __slots__ = ("regex", "prefixes", "rewrite", "_compiled")
+
+    def __init__(self, regex: str, prefixes: tuple[str, ...] | None, rewrite: bool = True) -> None:
+        self.regex, self.prefixes, self.rewrite = regex, prefixes, rewrite
+        self._compiled: object = None
+
+    @property
+    def program(self) -> frozenset[str]:
+        return frozenset(self.prefixes or ())
+
+    def matches(self, words: Sequence[str]) -> bool:
+        if not words:
+            return False
+        first = os.path.basename(words[0])
+        if self.prefixes is not None and not first.startswith(self.prefixes):
+            return False
+        if self._compiled is None:
+            from rtk.filters.declarative.pattern import compile_pattern
+
+            self._compiled = compile_pattern(self.regex, "match_command")
+        return self._compiled.search(" ".join((first, *words[1:]))) is not None  # type: ignore[attr-defined]
+
+
+def matcher(data: tuple[object, ...]) -> WordPattern | CommandRegex:
+    """A matcher from its index data: ("w", program, positions, open_end, rewrite) or
+    ("r", regex, prefixes, rewrite)."""
+    if data[0] == "w":
+        return WordPattern(frozenset(data[1]), tuple(frozenset(p) for p in data[2]),  # type: ignore[arg-type,union-attr]
+                           bool(data[3]), bool(data[4]))
+    prefixes = data[2]
+    return CommandRegex(str(data[1]), tuple(prefixes) if prefixes is not None else None, bool(data[3]))  # type: ignore[call-overload]
+
+
+def describe(data: tuple[object, ...]) -> str:
+    """`make *` or `/^make\\b/`: a matcher as `rtk filters` shows it."""
+    if data[0] == "r":
+        return f"/{data[1]}/"
+    words = ["|".join(sorted(data[1])), *("|".join(sorted(p)) for p in data[2])]  # type: ignore[call-overload,union-attr]
+    return " ".join(words + (["*"] if data[3] else []))
+
+
+# --- sources --------------------------------------------------------------------------------
+
+def _toml_files(directory: str) -> list[str]:
+    try:
+        names = sorted(e.name for e in os.scandir(directory)
+                       if e.name.endswith(".toml") and not e.name.startswith("."))
+    except OSError:
+        return []
+    return [os.path.join(directory, name) for name in names]
+
+
+def _config_files(base: str) -> list[str]:
+    single = os.path.join(base, "filters.toml")
+    return ([single] if os.path.isfile(single) else []) + _toml_files(os.path.join(base, "filters"))
+
+
+def user_files() -> list[str]:
+    return _config_files(config_dir_path())
+
+
+def project_root(start: str | None = None) -> str | None:
+    """The nearest ancestor of `start` (default: the working directory) holding `.rtk/`."""
+    try:
+        here = os.path.abspath(start or os.getcwd())
+    except OSError:
+        return None
+    while True:
+        if os.path.isdir(os.path.join(here, ".rtk")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def project_files(root: str | None) -> list[str]:
+    return _config_files(os.path.join(root, ".rtk")) if root else []
+
+
+def all_files(root: str | None) -> list[tuple[str, str]]:
+    """(source, path) of every filter file: built-in, then user, then the project's."""
+    return ([("built-in", p) for p in _toml_files(BUILTIN_DIR)] + [("user", p) for p in user_files()]
+            + [("project", p) for p in project_files(root)])
+
+
+def trust_store_path() -> str:
+    return os.path.join(data_dir_path(), "trusted-filters.json")
+
+
+# --- the index ------------------------------------------------------------------------------
+
+def cache_dir() -> str:
+    return os.path.join(data_dir_path(), "cache")
+
+
+def _stamp(path: str) -> tuple[str, int, int]:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return (path, 0, -1)
+    return (path, info.st_mtime_ns, info.st_size)
+
+
+def index_key(files: list[tuple[str, str]], root: str | None) -> tuple[object, ...]:
+    extra = (_stamp(trust_store_path()),) if root else ()
+    return (INDEX_VERSION, sys.version_info[:2], root, tuple((s, *_stamp(p)) for s, p in files), extra)
+
+
+def _part_name(root: str | None) -> str:
+    if root is None:
+        return "filters-base.marshal"
+    value = 0xcbf29ce484222325  # FNV-1a: a stable short name per project root, without hashlib
+    for byte in root.encode("utf-8", "surrogateescape"):
+        value = ((value ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return f"filters-project-{value:016x}.marshal"
+
+
+def read_part(path: str) -> dict[str, object] | None:
+    try:
+        with open(path, "rb") as handle:
+            data = marshal.load(handle)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _rebuild(root: str | None) -> None:
+    """Rebuild one part in a child process: whoever asks (the hook, a run, `rtk filters`) stays
+    free of tomllib and re, and this package never imports its own loader."""
+    args = [sys.executable, "-m", "rtk.filters.declarative.build_index", root or ""]
+    try:
+        os.waitpid(os.posix_spawn(sys.executable, args, dict(os.environ)), 0)
+    except (OSError, AttributeError):  # no posix_spawn: go without the TOML filters
+        pass
+
+
+def load_part(root: str | None) -> dict[str, object]:
+    """The index part for built-in + user filters (root None) or for one project's."""
+    files = [("project", p) for p in project_files(root)] if root else all_files(None)
+    if not files:
+        return {"entries": [], "errors": [], "untrusted": []}
+    path = os.path.join(cache_dir(), _part_name(root))
+    key = index_key(files, root)
+    data = read_part(path)
+    if data is None or data.get("key") != key:
+        _rebuild(root)
+        data = read_part(path)
+    return data if data is not None and data.get("key") == key else {"entries": [], "errors": [], "untrusted": []}
+
+
+def load_index(start: str | None = None) -> list[dict[str, object]]:
+    parts = [load_part(None)]
+    root = project_root(start)
+    if root is not None:
+        parts.append(load_part(root))
+    return parts
+
+
+# --- what the registry asks -----------------------------------------------------------------
+
+def _warn_once(parts: list[dict[str, object]]) -> None:
+    """Broken files and untrusted project files: one `rtk:` line each, once per run (not from
+    `rtk hook`, whose stderr the agent's host may show as an error)."""
+    global _warned
+    if _warned or sys.argv[1:2] == ["hook"]:
+        return
+    _warned = True
+    for part in parts:
+        for line in part.get("errors", ()):  # type: ignore[attr-defined]
+            print(line, file=sys.stderr)
+        for path, state in part.get("untrusted", ()):  # type: ignore[attr-defined]
+            why = "changed since it was trusted" if state == "changed" else "not trusted"
+            print(f"rtk: project filters in {path} {why}: not applied (review them, then `rtk trust`)",
+                  file=sys.stderr)
+
+
+def _serves(entry: dict[str, object]) -> Serves:
+    matchers = tuple(matcher(item) for item in entry["matchers"])  # type: ignore[attr-defined]
+    return Serves(str(entry["name"]), str(entry["serves"]), matchers, MODULE,  # type: ignore[arg-type]
+                  int(entry["priority"]), str(entry["source"]))  # type: ignore[call-overload]
+
+
+def dynamic_serves() -> tuple[Serves, ...]:
+    """Every TOML filter that applies in the working directory, from the cached index."""
+    try:
+        where = os.getcwd()
+    except OSError:
+        where = "/"
+    if where not in _serves_cache:
+        try:
+            parts = load_index(where)
+        except Exception:  # noqa: BLE001 - a broken cache or file must never break a hook
+            parts = []
+        _warn_once(parts)
+        _serves_cache[where] = tuple(_serves(e) for part in parts for e in part["entries"])  # type: ignore[attr-defined]
+    return _serves_cache[where]
+
+
+def entry_for(name: str, start: str | None = None) -> dict[str, object] | None:
+    """The index entry of filter `name` from the source that wins (project, user, built-in)."""
+    found = [e for part in load_index(start) for e in part["entries"] if e["name"] == name]  # type: ignore[attr-defined,index]
+    return min(found, key=lambda e: SOURCE_RANK.get(str(e["source"]), 2)) if found else None
+
+
+def create(ctx: FilterContext) -> Filter:
+    """The filter named `ctx.filter_name`, re-read from its file (and its trust re-checked)."""
+    from rtk.filters.base import BaseFilter
+    from rtk.filters.declarative.catalog import find
+    from rtk.filters.declarative.engine import DeclarativeFilter
+
+    entry = entry_for(ctx.filter_name)
+    spec = find(ctx.filter_name, str(entry["source"]), str(entry["path"])) if entry else None
+    if spec is None or spec.passes_through(tuple(ctx.argv[1:])):
+        return BaseFilter(ctx)
+    return DeclarativeFilter(spec, ctx)

@@ -1,0 +1,63 @@
+"""Rebuild one part of the declarative filters' index (see the package docstring for when).
+
+Run as `python -m rtk.filters.declarative.build_index [PROJECT_ROOT]`: it reads the part's filter
+files with the full loader and writes the marshal file atomically, so concurrent readers see the
+old index or the new one, never half of one.
+"""
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+from rtk.filters import declarative
+from rtk.filters.declarative import trust
+from rtk.filters.declarative.catalog import Catalog, load_file
+from rtk.filters.declarative.definition import FilterDef
+
+
+def _entry(spec: FilterDef) -> dict[str, object]:
+    return {
+        "name": spec.name,
+        "source": spec.source,
+        "path": spec.path,
+        "summary": spec.description,
+        "serves": ", ".join(declarative.describe(m) for m in spec.matchers),
+        "matchers": list(spec.matchers),
+        "priority": spec.priority,
+    }
+
+
+def build(files: list[tuple[str, str]]) -> dict[str, object]:
+    store = trust.load_store()
+    found = Catalog()
+    for source, path in files:
+        found.extend(load_file(source, path, store))
+    return {"entries": [_entry(spec) for spec in found.filters], "errors": found.errors,
+            "untrusted": [tuple(item) for item in found.untrusted]}
+
+
+def write_part(root: str | None) -> None:
+    files = [("project", p) for p in declarative.project_files(root)] if root else declarative.all_files(None)
+    key = declarative.index_key(files, root)  # taken before reading: a change meanwhile goes stale
+    data = build(files)
+    data["key"] = key
+    path = os.path.join(declarative.cache_dir(), declarative._part_name(root))
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    temp = f"{path}.{os.getpid()}.tmp"
+    with open(temp, "wb") as handle:
+        marshal.dump(data, handle)
+    os.replace(temp, path)
+
+
+def main(argv: list[str]) -> int:
+    try:
+        write_part(argv[0] if argv and argv[0] else None)
+    except OSError as exc:
+        print(f"rtk: cannot write the filter index: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,109 @@
+"""The declarative filter: a `Filter` (rtk.filters.base) driven by a `FilterDef`.
+
+Streams like the Python filters. It holds output only when the file asks for a decision that
+needs all of it (`match_output`, or `on_failure` rules chosen by the exit code), and then at most
+`HOLD_LINES` lines / `HOLD_BYTES` bytes: past that it commits to the rules that keep the most
+(`on_failure`'s when present, since they are written for the case that needs more) and streams.
+Lines on stderr pass through untouched unless the filter sets `filter_stderr`, as upstream.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream
+
+from .definition import FilterDef
+from .pipeline import RulePipeline
+from .rules import Rules
+
+_STDOUT, _STDERR = Stream.STDOUT, Stream.STDERR
+_new = tuple.__new__
+HOLD_LINES = 5000
+
+
+def _line(item: tuple[str, Stream]) -> Line:
+    return _new(Line, item)  # what Line(text, stream) builds, without NamedTuple's slower path
+HOLD_BYTES = 1 << 20
+
+
+def without_elision(rules: Rules) -> Rules:
+    """With recall off nothing may be elided: keep the noise rules, drop every cut."""
+    from dataclasses import replace
+
+    group = rules.group
+    if group is not None:
+        group = replace(group, max_items=1 << 30)
+    return replace(rules, head=None, tail=None, max_lines=None, truncate_at=None,
+                   match_output=(), collapse=() if rules.collapse is not None else None, group=group)
+
+
+class DeclarativeFilter(BaseFilter):
+    def __init__(self, spec: FilterDef, ctx: FilterContext | None = None) -> None:
+        super().__init__(ctx)
+        self.spec = spec
+        self.primary = spec.rules
+        self.failure = spec.failure
+        if not self.ctx.recall_enabled:
+            self.primary = without_elision(self.primary)
+            self.failure = without_elision(self.failure) if self.failure is not None else None
+        self.holding = self.primary.holds or self.failure is not None
+        self.held: list[str] = []
+        self.held_bytes = 0
+        self.active: RulePipeline | None = None if self.holding else RulePipeline(self.primary)
+        self._elided = False
+
+    @property
+    def elided(self) -> bool:  # type: ignore[override]
+        return self._elided or (self.active is not None and self.active.elided)
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        if stream is _STDERR and not self.spec.filter_stderr:
+            return (_line((line, stream)),)
+        if self.active is not None:
+            kept = self.active.feed(line)
+            if not kept:
+                return ()
+            return (_new(Line, (kept[0], _STDOUT)),) if len(kept) == 1 else [_line((t, _STDOUT)) for t in kept]
+        self.held.append(line)
+        self.held_bytes += len(line) + 1
+        if len(self.held) < HOLD_LINES and self.held_bytes < HOLD_BYTES:
+            return ()
+        return self._commit(self.failure or self.primary)
+
+    def _commit(self, rules: Rules, prepared: list[str] | None = None) -> list[Line]:
+        self.active = pipeline = RulePipeline(rules)
+        held, self.held = self.held, []
+        if prepared is not None:
+            return [Line(text) for line in prepared for text in pipeline.feed_prepared(line)]
+        return [Line(text) for raw in held for text in pipeline.feed(raw)]
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        out: list[Line] = []
+        self.failure_seen = exit_code != 0 and self.spec.handles_failure
+        if self.active is None:
+            use_failure = exit_code != 0 and self.failure is not None
+            rules = self.failure if use_failure and self.failure is not None else self.primary
+            prepared = None
+            if rules.match_output:
+                preparer = RulePipeline(rules)
+                prepared = [preparer.prepare(raw) for raw in self.held]
+                message = _output_message(rules, "\n".join(prepared))
+                if message is not None:
+                    self._elided = True
+                    self.held = []
+                    return [Line(message)]
+            out = self._commit(rules, prepared)
+        assert self.active is not None
+        out.extend(Line(text) for text in self.active.finish())
+        return out
+
+    def progress(self) -> Mapping[str, int]:
+        return dict(self.active.counts) if self.active is not None else {}
+
+
+def _output_message(rules: Rules, blob: str) -> str | None:
+    """match_output: the first rule whose pattern is in the output and whose `unless` is not."""
+    for rule in rules.match_output:
+        if rule.pattern.search(blob) and not (rule.unless and rule.unless.search(blob)):
+            return rule.message
+    return None

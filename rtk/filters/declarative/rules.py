@@ -1,0 +1,199 @@
+"""A filter table turned into ready-to-run rules: every regex compiled, every field checked.
+
+Compiling is the boundary where a filter file is validated; the engine afterwards trusts what it
+gets. One `Rules` holds the line pipeline of one rule set (the filter's own, or `on_failure`'s).
+"""
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass, field
+
+from .pattern import PatternError, compile_any, compile_pattern, replacement_template
+from .schema import (RULE_FIELDS, SECTION_FIELDS, TABLE_FIELDS, SpecError, check_strings,
+                     check_table, check_tables)
+
+
+@dataclass(frozen=True)
+class OutputRule:
+    pattern: re.Pattern[str]
+    message: str
+    unless: re.Pattern[str] | None
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    start: re.Pattern[str]
+    end: re.Pattern[str] | None
+    keep: bool
+    max_lines: int | None
+    strip: re.Pattern[str] | None
+    keep_only: re.Pattern[str] | None
+
+
+@dataclass(frozen=True)
+class Group:
+    pattern: re.Pattern[str]
+    max_items: int
+    max_groups: int
+
+
+@dataclass(frozen=True)
+class Counter:
+    pattern: re.Pattern[str]
+    sum_group: str | None
+
+
+@dataclass(frozen=True)
+class Rules:
+    strip_ansi: bool = False
+    replace: tuple[tuple[re.Pattern[str], str], ...] = ()
+    match_output: tuple[OutputRule, ...] = ()
+    strip: re.Pattern[str] | None = None
+    keep_only: re.Pattern[str] | None = None
+    truncate_at: int | None = None
+    head: int | None = None
+    tail: int | None = None
+    max_lines: int | None = None
+    on_empty: str | None = None
+    collapse: tuple[re.Pattern[str], ...] | None = None
+    collapse_min: int = 2
+    group: Group | None = None
+    sections: tuple[Section, ...] = ()
+    counters: dict[str, Counter] = field(default_factory=dict)
+    summary: str | None = None
+
+    @property
+    def holds(self) -> bool:
+        """Whether the whole output must be seen before anything is printed."""
+        return bool(self.match_output)
+
+
+def compile_rules(table: dict[str, object], where: str) -> Rules:
+    """Rules from the rule fields of `table` (other fields are the caller's business)."""
+    try:
+        return _compile(table, where)
+    except PatternError as exc:
+        raise SpecError(str(exc)) from None
+
+
+def _compile(table: dict[str, object], where: str) -> Rules:
+    get = table.get
+    if get("strip_lines_matching") and get("keep_lines_matching"):
+        raise SpecError(f"{where}: strip_lines_matching and keep_lines_matching are mutually exclusive")
+    counters = _counters(get("counters") or {}, where)
+    return Rules(
+        strip_ansi=bool(get("strip_ansi", False)),
+        replace=_replace(get("replace") or [], where),
+        match_output=_match_output(get("match_output") or [], where),
+        strip=compile_any(check_strings(get("strip_lines_matching") or [], f"{where}.strip_lines_matching"),
+                          f"{where}.strip_lines_matching"),
+        keep_only=compile_any(check_strings(get("keep_lines_matching") or [], f"{where}.keep_lines_matching"),
+                              f"{where}.keep_lines_matching"),
+        truncate_at=_positive(get("truncate_lines_at"), f"{where}.truncate_lines_at"),
+        head=get("head_lines"),  # type: ignore[arg-type]
+        tail=get("tail_lines"),  # type: ignore[arg-type]
+        max_lines=get("max_lines"),  # type: ignore[arg-type]
+        on_empty=get("on_empty"),  # type: ignore[arg-type]
+        collapse=_collapse(get("collapse"), where),
+        collapse_min=int(get("collapse", {}).get("min_count", 2) or 2),  # type: ignore[union-attr]
+        group=_group(get("group"), where),
+        sections=tuple(_section(s, f"{where}.sections[{i}]") for i, s in enumerate(get("sections") or [])),
+        counters=counters,
+        summary=_summary(get("summary"), counters, where),
+    )
+
+
+def _positive(value: object, where: str) -> int | None:
+    if value is not None and value < 4:  # type: ignore[operator]
+        raise SpecError(f"{where}: must be at least 4")
+    return value  # type: ignore[return-value]
+
+
+def _replace(rules: list[object], where: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    compiled = []
+    for i, rule in enumerate(check_tables(rules, "replace", f"{where}.replace")):
+        pattern = compile_pattern(rule["pattern"], f"{where}.replace[{i}].pattern")  # type: ignore[arg-type]
+        compiled.append((pattern, replacement_template(rule["replacement"], pattern)))  # type: ignore[arg-type]
+    return tuple(compiled)
+
+
+def _match_output(rules: list[object], where: str) -> tuple[OutputRule, ...]:
+    compiled = []
+    for i, rule in enumerate(check_tables(rules, "match_output", f"{where}.match_output")):
+        at = f"{where}.match_output[{i}]"
+        unless = rule.get("unless")
+        compiled.append(OutputRule(compile_pattern(rule["pattern"], f"{at}.pattern"),  # type: ignore[arg-type]
+                                   rule["message"],  # type: ignore[arg-type]
+                                   compile_pattern(unless, f"{at}.unless") if unless else None))  # type: ignore[arg-type]
+    return tuple(compiled)
+
+
+def _collapse(table: object, where: str) -> tuple[re.Pattern[str], ...] | None:
+    if table is None:
+        return None
+    checked = check_table(table, TABLE_FIELDS["collapse"], f"{where}.collapse")
+    patterns = check_strings(checked.get("normalize", []), f"{where}.collapse.normalize")
+    return tuple(compile_pattern(p, f"{where}.collapse.normalize") for p in patterns)
+
+
+def _group(table: object, where: str) -> Group | None:
+    if table is None:
+        return None
+    checked = check_table(table, TABLE_FIELDS["group"], f"{where}.group", ("pattern",))
+    pattern = compile_pattern(checked["pattern"], f"{where}.group.pattern")  # type: ignore[arg-type]
+    if "key" not in pattern.groupindex:
+        raise SpecError(f"{where}.group.pattern: needs a named group (?P<key>...)")
+    return Group(pattern, max(2, int(checked.get("max_items", 20))),  # type: ignore[call-overload]
+                 max(1, int(checked.get("max_groups", 200))))  # type: ignore[call-overload]
+
+
+def _section(table: object, where: str) -> Section:
+    checked = check_table(table, SECTION_FIELDS, where, ("start",))
+    get = checked.get
+    if get("strip_lines_matching") and get("keep_lines_matching"):
+        raise SpecError(f"{where}: strip_lines_matching and keep_lines_matching are mutually exclusive")
+    return Section(
+        name=str(get("name", "")),
+        start=compile_pattern(get("start"), f"{where}.start"),  # type: ignore[arg-type]
+        end=compile_pattern(get("end"), f"{where}.end") if get("end") else None,  # type: ignore[arg-type]
+        keep=bool(get("keep", True)),
+        max_lines=get("max_lines"),  # type: ignore[arg-type]
+        strip=compile_any(check_strings(get("strip_lines_matching") or [], where), f"{where}.strip_lines_matching"),
+        keep_only=compile_any(check_strings(get("keep_lines_matching") or [], where), f"{where}.keep_lines_matching"),
+    )
+
+
+def _counters(table: object, where: str) -> dict[str, Counter]:
+    if not isinstance(table, dict):
+        raise SpecError(f"{where}.counters: expected a table")
+    counters = {}
+    for name, spec in table.items():
+        at = f"{where}.counters.{name}"
+        spec = {"pattern": spec} if isinstance(spec, str) else spec
+        checked = check_table(spec, TABLE_FIELDS["counter"], at, ("pattern",))
+        pattern = compile_pattern(checked["pattern"], f"{at}.pattern")  # type: ignore[arg-type]
+        total = checked.get("sum")
+        if total is not None and total not in pattern.groupindex and not str(total).isdigit():
+            raise SpecError(f"{at}.sum: the pattern has no group '{total}'")
+        counters[name] = Counter(pattern, total)  # type: ignore[arg-type]
+    return counters
+
+
+def _summary(text: object, counters: dict[str, Counter], where: str) -> str | None:
+    if text is None:
+        return None
+    try:
+        names = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise SpecError(f"{where}.summary: {exc}") from None
+    unknown = sorted(n for n in names if n not in counters)
+    if unknown:
+        raise SpecError(f"{where}.summary: no counter named {', '.join(unknown)}")
+    return text  # type: ignore[return-value]
+
+
+def check_rule_fields(table: dict[str, object], where: str) -> None:
+    """`on_failure` may hold only rule fields."""
+    check_table(table, RULE_FIELDS, where)

@@ -1,0 +1,173 @@
+"""The stateful stages of the line pipeline, each a small streaming state machine.
+
+Each stage takes kept lines one at a time and returns what can be printed now; `finish` returns
+the rest. Memory is bounded by the stage's own limits (the tail window, the collapse run, the
+per-group head and tail), never by the size of the output.
+"""
+from __future__ import annotations
+
+import re
+from collections import deque
+
+from rtk.filters.base import elision_marker
+
+from .rules import Group
+
+
+def lines_marker(count: int) -> str:
+    return elision_marker(count, "line" if count == 1 else "lines")
+
+
+class Window:
+    """head_lines / tail_lines / max_lines, with the Rust rtk's arithmetic, streamed.
+
+    The result equals: keep the first `head` and last `tail` lines with one marker for the middle
+    (or only the head, or only the tail), then cap that at `max_lines` lines with a second marker.
+    Head lines go out at once; only the tail window is held.
+    """
+
+    def __init__(self, head: int | None, tail: int | None, max_lines: int | None) -> None:
+        self.head, self.tail, self.max = head, tail, max_lines
+        self.seen = 0
+        self.held: deque[str] = deque(maxlen=tail) if tail is not None else deque()
+        self.elided = False
+        cap = max_lines if max_lines is not None else 1 << 62
+        if head is None and tail is None:
+            self.streamed = cap
+        else:
+            self.streamed = min(head, cap) if head is not None else 0
+        self.hold_from = head if head is not None else 0
+
+    def feed(self, line: str) -> list[str] | tuple[str, ...]:
+        self.seen = seen = self.seen + 1
+        if seen <= self.streamed:
+            return (line,)
+        if self.tail is not None and seen > self.hold_from:
+            self.held.append(line)
+        return ()
+
+    def finish(self) -> list[str]:
+        head_count = min(self.seen, self.head) if self.head is not None else 0
+        if self.head is None and self.tail is None:
+            head_count = self.seen
+        rest: list[str] = []
+        omitted = self.seen - head_count - len(self.held)
+        if omitted > 0:
+            self.elided = True
+            rest.append(lines_marker(omitted))
+        rest.extend(self.held)
+        if self.max is None or head_count + len(rest) <= self.max:
+            return rest
+        self.elided = True
+        room = max(0, self.max - head_count)
+        return rest[:room] + [lines_marker(head_count + len(rest) - self.max)]
+
+
+class Collapse:
+    """Consecutive lines equal after normalisation become the first of them plus ` [xN]`.
+
+    A run shorter than `min_count` is printed as it came. When the collapsed lines differed
+    (normalisation hid a number, say), content was left out and the run is marked elided.
+    """
+
+    def __init__(self, normalize: tuple[re.Pattern[str], ...], min_count: int) -> None:
+        self.normalize = normalize
+        self.min_count = min_count
+        self.run: list[str] = []
+        self.key = ""
+        self.count = 0
+        self.varied = False
+        self.elided = False
+
+    def _key(self, line: str) -> str:
+        head, rest = line[:4096], line[4096:]
+        for pattern in self.normalize:
+            head = pattern.sub("\x00", head)
+        return head + rest
+
+    def feed(self, line: str) -> list[str]:
+        key = self._key(line) if self.normalize else line
+        if self.count and key == self.key:
+            self.count += 1
+            if len(self.run) < self.min_count:
+                self.run.append(line)
+            self.varied = self.varied or line != self.run[0]
+            return []
+        out = self.finish()
+        self.run, self.key, self.count, self.varied = [line], key, 1, False
+        return out
+
+    def finish(self) -> list[str]:
+        run, count = self.run, self.count
+        self.run, self.count = [], 0
+        if count < max(2, self.min_count):
+            return run
+        self.elided = self.elided or self.varied
+        return [f"{run[0]} [x{count}]"]
+
+
+class _Bucket:
+    __slots__ = ("head", "tail", "count")
+
+    def __init__(self, tail: int) -> None:
+        self.head: list[str] = []
+        self.tail: deque[str] = deque(maxlen=tail)
+        self.count = 0
+
+
+class Grouper:
+    """Lines matching `(?P<key>..)(?P<item>..)` are gathered under one heading per key.
+
+    Lines before the first grouped line stream through; later ungrouped lines (a summary, say)
+    are held and printed after the groups, so the output keeps its header / body / footer order.
+    Each group keeps its first and last items with a marker between; past `max_groups` keys, or
+    past the hold cap, lines pass through as they are.
+    """
+
+    HOLD_CAP = 2000
+
+    def __init__(self, group: Group) -> None:
+        self.spec = group
+        self.head_items = group.max_items - group.max_items // 2
+        self.tail_items = group.max_items // 2
+        self.buckets: dict[str, _Bucket] = {}
+        self.after: list[str] = []
+        self.elided = False
+
+    def feed(self, line: str) -> list[str]:
+        found = self.spec.pattern.search(line[:4096])
+        if found is None:
+            return self._ungrouped(line)
+        key = found.group("key")
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.spec.max_groups:
+                return self._ungrouped(line)
+            bucket = self.buckets[key] = _Bucket(self.tail_items)
+        item = found.group("item") if "item" in self.spec.pattern.groupindex else line
+        bucket.count += 1
+        if len(bucket.head) < self.head_items:
+            bucket.head.append(item or "")
+        else:
+            bucket.tail.append(item or "")
+        return []
+
+    def _ungrouped(self, line: str) -> list[str]:
+        if not self.buckets or len(self.after) >= self.HOLD_CAP:
+            return [line]
+        self.after.append(line)
+        return []
+
+    def finish(self) -> list[str]:
+        out: list[str] = []
+        for key, bucket in self.buckets.items():
+            out.append(f"{key} ({bucket.count})" if bucket.count > 1 else key)
+            out.extend(f"  {item}" for item in bucket.head)
+            hidden = bucket.count - len(bucket.head) - len(bucket.tail)
+            if hidden > 0:
+                self.elided = True
+                out.append("  " + lines_marker(hidden))
+            out.extend(f"  {item}" for item in bucket.tail)
+        out.extend(self.after)
+        self.buckets, self.after = {}, []
+        return out
