@@ -1,14 +1,23 @@
-"""`rtk filters`: the registered filters and the commands each serves."""
+"""`rtk filters [--explain "CMD LINE"]`: every filter, where it comes from and what it serves."""
 from __future__ import annotations
 
 import click
 
 
 @click.command(name="filters")
-def list_filters() -> None:
-    """List the registered filters and the commands each serves."""
+@click.option("--explain", "command", metavar="CMD", help="Say which filter would run CMD, and why.")
+def list_filters(command: str | None) -> None:
+    """List the filters (built-in, user, project) and the commands each serves."""
+    if command is not None:
+        from rtk.filters.declarative.report import explain
+
+        for line in explain(command):
+            click.echo(line)
+        return
     from rtk.filters.registry import REGISTRY
 
-    width = max(len(name) for name in REGISTRY)
-    for spec in REGISTRY.values():
-        click.echo(f"{spec.name:<{width}}  {spec.serves}")
+    rows = [(spec.name, spec.source, spec.serves) for spec in REGISTRY.values()]
+    width = max(len(name) for name, _, _ in rows)
+    source_width = max(len(source) for _, source, _ in rows)
+    for name, source, serves in rows:
+        click.echo(f"{name:<{width}}  {source:<{source_width}}  {serves or 'any other command'}")

@@ -3,8 +3,8 @@
 The file format is the Rust rtk's (`[filters.NAME]` + `[[tests.NAME]]`) plus our extensions; see
 docs/filters.md. This module is the part read on the hook path, before every agent command, so it
 holds everything that path needs and imports only `os`, `sys` and `marshal`: where filter files
-live, the matcher types, and the precompiled index. The index (one marshal file per part in the
-data dir's cache: built-in + user, and one per project) is valid while the filter files and the
+live, the matcher types, and the precompiled index. The index (one marshal file per part: the
+built-in filters', the user's, and one per project) is valid while the filter files and the
 trust store keep their mtimes and sizes; stat-ing them is all a warm call costs. When anything
 changed it is rebuilt by build_index.py (tomllib, re) in a child process, so the hook itself never
 imports them. The loader, compiler and engine are imported by `create` only.
@@ -34,7 +34,8 @@ BUILTIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "builtin"
 INDEX_VERSION = 4
 HOT_PATHS = ("hook", "rewrite")
 SOURCE_RANK = {"project": 0, "user": 1, "built-in": 2}
-_serves_cache: dict[str, tuple[Serves, ...]] = {}
+_parts: dict[str, dict[str, object]] = {}
+_serves_cache: dict[tuple[int, ...], tuple[Serves, ...]] = {}
 _warned = False
 
 
@@ -177,13 +178,29 @@ def index_key(files: list[tuple[str, str]], root: str | None) -> tuple[object, .
     return (INDEX_VERSION, sys.version_info[:2], root, tuple((s, *_stamp(p)) for s, p in files), extra)
 
 
-def _part_name(root: str | None) -> str:
-    if root is None:
-        return "filters-base.marshal"
+def part_files(part: str, root: str | None = None) -> list[tuple[str, str]]:
+    """The files of one index part: "built-in", "user" or "project" (of `root`)."""
+    if part == "built-in":
+        return [("built-in", p) for p in _toml_files(BUILTIN_DIR)]
+    if part == "user":
+        return [("user", p) for p in user_files()]
+    return [("project", p) for p in project_files(root)]
+
+
+def part_path(part: str, root: str | None = None) -> str:
+    """Where a part's index lives. The built-in part is a compiled form of package data, so it
+    sits in the package's __pycache__ like a .pyc (shared by every HOME), else in the cache dir."""
+    if part == "built-in":
+        pycache = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
+        if os.access(pycache if os.path.isdir(pycache) else os.path.dirname(pycache), os.W_OK):
+            return os.path.join(pycache, f"builtin-filters.{sys.implementation.cache_tag}.marshal")
+        return os.path.join(cache_dir(), "filters-builtin.marshal")
+    if part == "user":
+        return os.path.join(cache_dir(), "filters-user.marshal")
     value = 0xcbf29ce484222325  # FNV-1a: a stable short name per project root, without hashlib
-    for byte in root.encode("utf-8", "surrogateescape"):
+    for byte in (root or "").encode("utf-8", "surrogateescape"):
         value = ((value ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-    return f"filters-project-{value:016x}.marshal"
+    return os.path.join(cache_dir(), f"filters-project-{value:016x}.marshal")
 
 
 def read_part(path: str) -> dict[str, object] | None:
@@ -195,35 +212,40 @@ def read_part(path: str) -> dict[str, object] | None:
     return data if isinstance(data, dict) else None
 
 
-def _rebuild(root: str | None) -> None:
+def _rebuild(part: str, root: str | None) -> None:
     """Rebuild one part in a child process: whoever asks (the hook, a run, `rtk filters`) stays
     free of tomllib and re, and this package never imports its own loader."""
-    args = [sys.executable, "-m", "rtk.filters.declarative.build_index", root or ""]
+    args = [sys.executable, "-m", "rtk.filters.declarative.build_index", part, root or ""]
     try:
         os.waitpid(os.posix_spawn(sys.executable, args, dict(os.environ)), 0)
     except (OSError, AttributeError):  # no posix_spawn: go without the TOML filters
         pass
 
 
-def load_part(root: str | None) -> dict[str, object]:
-    """The index part for built-in + user filters (root None) or for one project's."""
-    files = [("project", p) for p in project_files(root)] if root else all_files(None)
+def load_part(part: str, root: str | None = None) -> dict[str, object]:
+    """One part of the index, rebuilt first when its files changed."""
+    files = part_files(part, root)
     if not files:
         return {"entries": [], "errors": [], "untrusted": []}
-    path = os.path.join(cache_dir(), _part_name(root))
+    path = part_path(part, root)
     key = index_key(files, root)
-    data = read_part(path)
+    data = _parts.get(path)
     if data is None or data.get("key") != key:
-        _rebuild(root)
         data = read_part(path)
-    return data if data is not None and data.get("key") == key else {"entries": [], "errors": [], "untrusted": []}
+        if data is None or data.get("key") != key:
+            _rebuild(part, root)
+            data = read_part(path)
+    if data is None or data.get("key") != key:
+        return {"entries": [], "errors": [], "untrusted": []}
+    _parts[path] = data
+    return data
 
 
 def load_index(start: str | None = None) -> list[dict[str, object]]:
-    parts = [load_part(None)]
+    parts = [load_part("built-in"), load_part("user")]
     root = project_root(start)
     if root is not None:
-        parts.append(load_part(root))
+        parts.append(load_part("project", root))
     return parts
 
 
@@ -254,17 +276,15 @@ def _serves(entry: dict[str, object]) -> Serves:
 def dynamic_serves() -> tuple[Serves, ...]:
     """Every TOML filter that applies in the working directory, from the cached index."""
     try:
-        where = os.getcwd()
-    except OSError:
-        where = "/"
-    if where not in _serves_cache:
-        try:
-            parts = load_index(where)
-        except Exception:  # noqa: BLE001 - a broken cache or file must never break a hook
-            parts = []
-        _warn_once(parts)
-        _serves_cache[where] = tuple(_serves(e) for part in parts for e in part["entries"])  # type: ignore[attr-defined]
-    return _serves_cache[where]
+        parts = load_index()
+    except Exception:  # noqa: BLE001 - a broken cache or file must never break a hook
+        parts = []
+    _warn_once(parts)
+    key = tuple(id(part) for part in parts)
+    if key not in _serves_cache:
+        _serves_cache.clear()
+        _serves_cache[key] = tuple(_serves(e) for part in parts for e in part["entries"])  # type: ignore[attr-defined]
+    return _serves_cache[key]
 
 
 def entry_for(name: str, start: str | None = None) -> dict[str, object] | None:

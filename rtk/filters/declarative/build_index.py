@@ -1,6 +1,6 @@
 """Rebuild one part of the declarative filters' index (see the package docstring for when).
 
-Run as `python -m rtk.filters.declarative.build_index [PROJECT_ROOT]`: it reads the part's filter
+Run as `python -m rtk.filters.declarative.build_index PART [PROJECT_ROOT]`: it reads the part's filter
 files with the full loader and writes the marshal file atomically, so concurrent readers see the
 old index or the new one, never half of one.
 """
@@ -37,12 +37,12 @@ def build(files: list[tuple[str, str]]) -> dict[str, object]:
             "untrusted": [tuple(item) for item in found.untrusted]}
 
 
-def write_part(root: str | None) -> None:
-    files = [("project", p) for p in declarative.project_files(root)] if root else declarative.all_files(None)
+def write_part(part: str, root: str | None) -> None:
+    files = declarative.part_files(part, root)
     key = declarative.index_key(files, root)  # taken before reading: a change meanwhile goes stale
     data = build(files)
     data["key"] = key
-    path = os.path.join(declarative.cache_dir(), declarative._part_name(root))
+    path = declarative.part_path(part, root)
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     temp = f"{path}.{os.getpid()}.tmp"
     with open(temp, "wb") as handle:
@@ -51,8 +51,9 @@ def write_part(root: str | None) -> None:
 
 
 def main(argv: list[str]) -> int:
+    part = argv[0] if argv else "built-in"
     try:
-        write_part(argv[0] if argv and argv[0] else None)
+        write_part(part, argv[1] if len(argv) > 1 and argv[1] else None)
     except OSError as exc:
         print(f"rtk: cannot write the filter index: {exc}", file=sys.stderr)
         return 1

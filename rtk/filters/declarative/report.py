@@ -1,0 +1,102 @@
+"""What `rtk verify`, `rtk filters` and `rtk trust` report about the TOML filters, as data.
+
+The CLI modules print; this module gathers: every filter of every source with its load errors,
+the verify outcomes, and which filter would serve a command line and why.
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+
+from rtk.filters import declarative, launchers
+from rtk.filters.declarative.catalog import Catalog, load_all, parse_text, read_bytes
+from rtk.filters.declarative.checks import Outcome, check_properties, run_test
+from rtk.filters.declarative.definition import FilterDef
+
+
+@dataclass
+class VerifyReport:
+    rows: list[tuple[FilterDef, list[Outcome]]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.errors) or any(not o.passed for _, outs in self.rows for o in outs)
+
+
+def catalog_here() -> Catalog:
+    return load_all(declarative.all_files(declarative.project_root()))
+
+
+def verify(only: str | None = None) -> VerifyReport:
+    """Inline tests, determinism and never-larger for every filter (or the one named `only`)."""
+    found = catalog_here()
+    report = VerifyReport(errors=list(found.errors), notes=list(found.orphans))
+    report.notes += [f"{path}: project filters {state}, not verified (see `rtk trust`)"
+                     for path, state in found.untrusted]
+    for spec in found.filters:
+        if only is None or spec.name == only:
+            report.rows.append((spec, [run_test(spec, t) for t in spec.tests] + check_properties(spec)))
+    if only is not None and not report.rows:
+        report.errors.append(f"rtk: no TOML filter named {only!r}")
+    return report
+
+
+def describe_file(path: str) -> list[str]:
+    """One line per filter of a (possibly untrusted) file: what trusting it would enable."""
+    content = read_bytes(path)
+    if content is None:
+        return ["  (cannot read the file)"]
+    found = parse_text("project", path, content)
+    lines = [f"  {spec.name}: {', '.join(declarative.describe(m) for m in spec.matchers)}"
+             f"{'' if spec.rewrite else ' (never routed by hooks)'}" for spec in found.filters]
+    return lines + [f"  {error}" for error in found.errors]
+
+
+def command_words(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def explain(command: str) -> list[str]:
+    """Which filter `rtk COMMAND` would run, and why, as lines to print."""
+    from rtk.filters.registry import all_serves
+
+    words = command_words(command)
+    if not words:
+        return ["rtk: an empty command line"]
+    serves = all_serves()
+    for candidate in launchers.candidates(words):
+        for entry in serves:
+            for shape in entry.matchers:
+                if shape.matches(candidate):
+                    return _matched(entry, shape, candidate, words)
+    return [f"{command}: no dedicated filter; the generic filter runs (ANSI, progress redraws, "
+            "repeated and blank lines collapsed)"]
+
+
+def _matched(entry: object, shape: object, candidate: list[str], words: list[str]) -> list[str]:
+    name, source = getattr(entry, "name"), getattr(entry, "source")
+    lines = [f"filter: {name} ({source})"]
+    if source != "built-in" or getattr(entry, "module", "") == declarative.MODULE:
+        info = declarative.entry_for(name)
+        if info is not None:
+            lines.append(f"file: {info['path']}")
+    lines.append(f"matched: {_shape_text(shape)}")
+    if candidate != words:
+        lines.append(f"on: {' '.join(candidate)} (launcher peeled from: {' '.join(words)})")
+    if not getattr(shape, "rewrite", True):
+        lines.append("hooks: never routed (rewrite = false); runs only when typed as `rtk ...`")
+    return lines
+
+
+def _shape_text(shape: object) -> str:
+    if isinstance(shape, declarative.CommandRegex):
+        return f"match_command /{shape.regex}/"
+    if isinstance(shape, declarative.WordPattern):
+        words = ["|".join(sorted(shape.program)), *("|".join(sorted(p)) for p in shape.positions)]
+        return "match " + " ".join(words + (["*"] if shape.open_end else []))
+    return repr(shape)
