@@ -26,6 +26,8 @@ MAX_DEPTH = 10
 NEVER = frozenset({"cd", "echo", "printf", "export", "source", ".", "set", "unset", "true", "false",
                    "test", "[", "sleep", "wait", "kill", "read", "sudo", "doas", "watch", "xargs"})
 DISPLAY_ONLY = frozenset({"cat", "head", "tail"})
+# Served by a filter, but after a `|` they read the producer's bytes: `ls | wc -l` is not rewritten
+PIPE_READERS = DISPLAY_ONLY | {"grep", "egrep", "fgrep", "rg", "wc", "jq", "sed"}
 SHELLS = frozenset({"bash", "sh"})
 DISABLED_REASON = "RTK_DISABLED is assigned in the command's env prefix"
 
@@ -137,13 +139,20 @@ def _walk_list(pipelines: list[shell.Pipeline], ok: bool, found: _Analysis, src:
         stages = pipeline.stages
         for i, stage in enumerate(stages):
             stage_ok = ok and all(_display_only(later) for later in stages[i + 1:])
+            reads_pipe = i > 0 and _pipe_reader(stage)
             for redirect in stage.redirects:
                 if not redirect.harmless:
                     found.problems.append(f"redirect {src[redirect.start:redirect.end]}")
             if isinstance(stage, shell.Group):
                 _walk_list(stage.body, stage_ok, found, src, depth)
             else:
-                _simple(stage, stage_ok, found, src, depth)
+                _simple(stage, stage_ok, found, src, depth, reads_pipe)
+
+
+def _pipe_reader(stage: shell.Command | shell.Group) -> bool:
+    """`| head`, `| wc -l`, `| grep x`, `| jq .`: it works on the bytes before it, kept exact."""
+    return isinstance(stage, shell.Command) and bool(stage.argv) and \
+        os.path.basename(stage.argv[0].value) in PIPE_READERS
 
 
 def _display_only(stage: shell.Command | shell.Group) -> bool:
@@ -162,7 +171,8 @@ def _follows(arg: str) -> bool:
     return arg.startswith("-") and not arg[1:].isdigit() and ("f" in arg or "F" in arg)
 
 
-def _simple(cmd: shell.Command, ok: bool, found: _Analysis, src: str, depth: int) -> None:
+def _simple(cmd: shell.Command, ok: bool, found: _Analysis, src: str, depth: int,
+            reads_pipe: bool = False) -> None:
     seg = cmd.text(src)
     found.segments.append(seg)
     if any(w.assigned_name == "RTK_DISABLED" for w in cmd.assignments):
@@ -175,7 +185,7 @@ def _simple(cmd: shell.Command, ok: bool, found: _Analysis, src: str, depth: int
         if why:
             found.reasons.append(f"`{seg}`: keep ({why})")
         return
-    outcome = _command(words, i, ok, found, depth)
+    outcome = _command(words, i, ok, found, depth, reads_pipe)
     if outcome is None:
         found.insertions.append(words[i].start)
         outcome = f"rewrite -> `{splice(src[cmd.start:cmd.end], [words[i].start - cmd.start])}`"
@@ -198,7 +208,8 @@ def _peel(words: list[shell.Word], i: int, found: _Analysis) -> tuple[int | None
     return i, ""
 
 
-def _command(words: list[shell.Word], i: int, ok: bool, found: _Analysis, depth: int) -> str | None:
+def _command(words: list[shell.Word], i: int, ok: bool, found: _Analysis, depth: int,
+             reads_pipe: bool = False) -> str | None:
     """Why the command at words[i] is kept as is, or None when `rtk ` goes in front of it."""
     head = words[i]
     name = os.path.basename(head.value)
@@ -221,6 +232,8 @@ def _command(words: list[shell.Word], i: int, ok: bool, found: _Analysis, depth:
         return f"keep (excluded by [hooks] exclude_commands entry {entry!r})"
     if (cfg := _config()) is not None and cfg.filter_disabled(argv):
         return "keep (its filter is disabled in [filters] disabled)"
+    if reads_pipe:
+        return "keep (it reads the pipe before it, whose bytes stay exact)"
     if not ok:
         return "keep (piped into a command that consumes its exact output)"
     return None

@@ -27,7 +27,7 @@ def test_cli_contract_split_and_joined_args_agree() -> None:
 
 
 @pytest.mark.parametrize(("args", "stdout", "code"), [
-    (["ls", "-la"], "", 1),
+    (["ls", "|", "wc", "-l"], "", 1),
     ([], "", 1),
     (["--", "git", "status"], "rtk git status", 3),
     (["--host", "codex", "git status"], "rtk git status", 3),
@@ -49,7 +49,7 @@ def test_explain_prints_each_segment_and_the_verdict(capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "`cd src`: keep ('cd' is never rewritten)"
     assert lines[1] == "`pytest -x`: keep (piped into a command that consumes its exact output)"
-    assert lines[2] == "`grep F`: keep (no dedicated filter)"
+    assert lines[2] == "`grep F`: keep (it reads the pipe before it, whose bytes stay exact)"
     assert lines[3] == "`git status`: rewrite -> `rtk git status`"
     assert lines[-1] == "exit 3: cd src && pytest -x | grep F; rtk git status"
 

@@ -61,7 +61,7 @@ AGENT_COMMANDS = [
     ("pushd sub && git status; popd", "pushd sub && rtk git status; popd", 3),
     ("cd src || exit 1; cargo check", "cd src || exit 1; rtk cargo check", 3),
     ("cd src", "", 1),
-    ("cd src && ls -la", "", 1),
+    ("cd src && ls -la", "cd src && rtk ls -la", 3),
     # env prefixes
     ("PYTHONPATH=src pytest -x", "PYTHONPATH=src rtk pytest -x", 3),
     ("CI=1 NODE_ENV=test npx tsc -p .", "CI=1 NODE_ENV=test rtk npx tsc -p .", 3),
@@ -128,7 +128,7 @@ AGENT_COMMANDS = [
     ("bash -e -c 'git fetch && git status'", "bash -e -c 'rtk git fetch && rtk git status'", 3),
     ("/bin/bash -c 'cargo build'", "/bin/bash -c 'rtk cargo build'", 3),
     ("bash -c \"bash -c 'git status'\"", "bash -c \"bash -c 'rtk git status'\"", 3),
-    ("bash -c 'ls -la'", "", 1),
+    ("bash -c 'ls -la'", "bash -c 'rtk ls -la'", 3),
     ("bash -c 'git status > f'", "", 1),
     ("bash -c 'echo $(git status)'", "", 1),
     ('bash -c "git log $ARGS"', "", 1),
@@ -179,7 +179,7 @@ AGENT_COMMANDS = [
     ("git log | head -5 | grep x", "", 1),
     ("pytest | grep x; git status", "pytest | grep x; rtk git status", 3),
     ("cat log.txt | grep error", "", 1),
-    ("cat setup.cfg | head", "", 1),
+    ("cat setup.cfg | head", "rtk cat setup.cfg | head", 3),
     ("echo y | git commit -F -", "echo y | rtk git commit -F -", 3),
     ("(git status; git diff) | head -50", "(rtk git status; rtk git diff) | head -50", 3),
     ("(git status; git diff) | grep x", "", 1),
@@ -253,7 +253,7 @@ AGENT_COMMANDS = [
     ("[ -d .git ] && git status", "[ -d .git ] && rtk git status", 3),
     ("source .venv/bin/activate && pytest", "source .venv/bin/activate && rtk pytest", 3),
     (". venv/bin/activate && pytest", ". venv/bin/activate && rtk pytest", 3),
-    ("ls -la", "", 1),
+    ("ls -la", "rtk ls -la", 3),
     ("make test", "", 1),
     ("npm install", "", 1),
     ("", "", 1),
@@ -293,12 +293,49 @@ AGENT_COMMANDS = [
 ]
 
 
+# files and search (issue 18): producers are routed, also before `| head`; a command reading the
+# pipe (`| wc -l`, `| grep`, `| jq`, `| head`) is never rewritten, nor is what feeds a consumer
+FILES_AND_SEARCH = [
+    ("ls -la", "rtk ls -la", 3),
+    ("ls -R src | head -50", "rtk ls -R src | head -50", 3),
+    ("ls | wc -l", "", 1),
+    ("tree -L 2", "rtk tree -L 2", 3),
+    ("find . -name '*.py'", "rtk find . -name '*.py'", 3),
+    ("find . -name '*.py' | head -20", "rtk find . -name '*.py' | head -20", 3),
+    ("find . -name '*.py' | xargs wc -l", "", 1),
+    ("find . -print0 | xargs -0 grep x", "", 1),
+    ("grep -rn TODO src", "rtk grep -rn TODO src", 3),
+    ("grep -rn x . | wc -l", "", 1),
+    ("grep -rn x . | head -30", "rtk grep -rn x . | head -30", 3),
+    ("grep -rn x . | grep -v test", "", 1),
+    ("rg -n 'fn main' crates", "rtk rg -n 'fn main' crates", 3),
+    ("git log | grep fix", "", 1),
+    ("wc -l src/*.py", "rtk wc -l src/*.py", 3),
+    ("diff -ru a b", "rtk diff -ru a b", 3),
+    ("diff -u a b | head -100", "rtk diff -u a b | head -100", 3),
+    ("jq . package.json", "rtk jq . package.json", 3),
+    ("curl -s https://registry.npmjs.org/ms", "rtk curl -s https://registry.npmjs.org/ms", 3),
+    ("curl -s https://registry.npmjs.org/ms | jq .versions", "", 1),
+    ("cat src/app.py", "rtk cat src/app.py", 3),
+    ("cat log.txt | grep error", "", 1),
+    ("head -n 50 src/app.py", "rtk head -n 50 src/app.py", 3),
+    ("tail -n 100 build.log", "rtk tail -n 100 build.log", 3),
+    ("tail -f build.log", "", 1),
+    ("tail -F build.log", "", 1),
+    ("sed -n '10,20p' src/app.py", "rtk sed -n '10,20p' src/app.py", 3),
+    ("sed -i 's/a/b/' src/app.py", "", 1),
+    ("sed 's/a/b/' src/app.py", "", 1),
+    ("git diff | cat", "rtk git diff | cat", 3),
+    ("git log | tail -n 5 | head -2", "rtk git log | tail -n 5 | head -2", 3),
+]
+
+
 def _case_id(case: tuple) -> str:
     return repr(case[0])[:60]
 
 
-@pytest.mark.parametrize(("command", "expected", "code"), SPEC_EXAMPLES + AGENT_COMMANDS,
-                         ids=[_case_id(c) for c in SPEC_EXAMPLES + AGENT_COMMANDS])
+@pytest.mark.parametrize(("command", "expected", "code"), SPEC_EXAMPLES + AGENT_COMMANDS + FILES_AND_SEARCH,
+                         ids=[_case_id(c) for c in SPEC_EXAMPLES + AGENT_COMMANDS + FILES_AND_SEARCH])
 def test_rewrite(command: str, expected: str, code: int) -> None:
     decision = decide(command)
     assert (decision.command, decision.code) == (expected, code), decision.reasons

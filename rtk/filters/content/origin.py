@@ -1,0 +1,83 @@
+"""Where the printed lines come from, so an elision can name the command that prints them.
+
+`cat F`, `head [-n N] F` and `sed -n 'A,Bp' F` print one file from a known line (1, 1 and A), so
+output line k is file line start+k-1 and `sed -n 'X,Yp' F` prints any left-out range. For
+anything else (`tail`, several files, stdin, `/re/p`) the numbers count output lines and the
+hint pipes the same command through `sed -n`.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Sequence
+
+from rtk.filters.content.sed import sed_print_range
+
+CAT_FLAGS = frozenset("AbeEnstTuv")
+HEAD_VALUE = ("-n", "-c", "--lines", "--bytes")
+
+
+class Origin:
+    def __init__(self, argv: Sequence[str]) -> None:
+        self.argv = list(argv)
+        self.start, self.file = self._locate()
+        self.numbered = self._prog == "cat" and any(
+            a.startswith("-") and not a.startswith("--") and set(a[1:]) & {"n", "b"} for a in argv[1:])
+
+    @property
+    def _prog(self) -> str:
+        return os.path.basename(self.argv[0]) if self.argv else ""
+
+    def _locate(self) -> tuple[int, str | None]:
+        prog = self._prog
+        if prog == "sed":
+            found = sed_print_range(self.argv)
+            if found and found[0] and len(found[1]) == 1:
+                return found[0], found[1][0]
+            return 1, None
+        files = _operands(self.argv[1:], HEAD_VALUE if prog in ("head", "tail") else ())
+        if prog in ("cat", "head") and len(files) == 1 and files[0] != "-":
+            return 1, files[0]
+        return 1, None
+
+    def command_for(self, first: int, last: int) -> str:
+        """The command that prints output lines first..last (numbers as shown in the elision)."""
+        if self.file is not None:
+            return f"sed -n '{first},{last}p' {shlex.quote(self.file)}"
+        return f"{shlex.join(self.argv)} | sed -n '{first},{last}p'"
+
+
+def _operands(args: Sequence[str], with_value: Sequence[str]) -> list[str]:
+    files: list[str] = []
+    skip = False
+    for i, arg in enumerate(args):
+        if skip:
+            skip = False
+        elif arg == "--":
+            files.extend(args[i + 1:])
+            break
+        elif arg in with_value:
+            skip = True
+        elif not (arg.startswith("-") and arg != "-"):
+            files.append(arg)
+    return files
+
+
+def understood(argv: Sequence[str]) -> bool:
+    """Options whose output is still the file's lines (no NUL separators, no following)."""
+    prog = os.path.basename(argv[0]) if argv else ""
+    if prog == "sed":
+        return sed_print_range(argv) is not None
+    for arg in argv[1:]:
+        if arg == "--":
+            break
+        if arg.startswith("--"):
+            if arg.startswith(("--follow", "--zero", "--pid", "--retry", "--help", "--version")):
+                return False
+        elif arg.startswith("-") and arg != "-":
+            letters = set(arg[1:])
+            if prog == "cat" and not letters <= CAT_FLAGS:
+                return False
+            if prog in ("head", "tail") and letters & {"f", "F", "z"}:
+                return False
+    return True

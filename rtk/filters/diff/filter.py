@@ -1,0 +1,103 @@
+"""The diff filter: parses unified diff output into files and hunks, prints a summary first."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, plural, strip_ansi
+from rtk.filters.diff.model import FileDiff, Hunk
+
+VERBATIM = ("Only in ", "Binary files ", "File ", "diff: ", "Files ")
+NOTHING: tuple[Line, ...] = ()
+
+
+class PassFilter(BaseFilter):
+    lossless = True
+
+
+class DiffFilter(BaseFilter):
+    def __init__(self, ctx: FilterContext) -> None:
+        super().__init__(ctx)
+        self.max_changed = ctx.limit("diff_max_hunk_lines", 150)
+        self.keep_changed = min(ctx.limit("diff_keep_hunk_lines", 100), self.max_changed)
+        self.files: list[FileDiff] = []
+        self.notes: list[str] = []  # `Only in`, binary files, errors: printed with the summary
+        self.current: FileDiff | None = None
+        self.body: list[Line] = []  # what we did not understand, in order
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        text = strip_ansi(line)
+        if stream == Stream.STDERR or text.startswith(VERBATIM):
+            self.failure_seen |= text.startswith("diff: ")
+            self._close_file()
+            self.notes.append(text)
+            return NOTHING
+        current = self.current
+        in_hunk = current is not None and current.hunk is not None and not current.hunk.complete
+        if text.startswith("--- ") and not in_hunk:
+            self._close_file()
+            self.current = FileDiff(_path(text))
+        elif text.startswith("+++ ") and current is not None and current.hunk is None and not current.lines:
+            current.new = _path(text)
+        elif text.startswith("@@") and current is not None:
+            current.close_hunk(self.max_changed, self.keep_changed)
+            current.hunk = Hunk(text)
+        elif current is not None and current.hunk is not None and text[:1] in ("+", "-", " ", "\\", "") \
+                and (in_hunk or text.startswith("\\")):
+            current.added += text[:1] == "+"
+            current.removed += text[:1] == "-"
+            current.hunk.add(text)
+        elif not text.startswith("diff "):
+            self._close_file()
+            self.notes.append(text)
+        return NOTHING
+
+    def _close_file(self) -> None:
+        if self.current is not None:
+            self.current.close_hunk(self.max_changed, self.keep_changed)
+            self.elided |= self.current.folded
+            self.files.append(self.current)
+            self.current = None
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        self.failure_seen |= exit_code == 1  # diff's exit 1 means "the files differ", shown here
+        self._close_file()
+        out = self._summary()
+        for diff in self.files:
+            out.extend(Line(text) for text in (f"--- {diff.old}", f"+++ {diff.new}", *diff.lines))
+        return out
+
+    def _summary(self) -> list[Line]:
+        if not self.files:
+            return [Line(text) for text in self.notes]
+        added = sum(d.added for d in self.files)
+        removed = sum(d.removed for d in self.files)
+        head = f"diff: {plural(len(self.files), 'file')} changed, +{added:,} -{removed:,}"
+        out = [Line(head)]
+        if len(self.files) > 1:
+            out.extend(Line(f" {d.name} +{d.added:,} -{d.removed:,}") for d in self.files)
+        out.extend(Line(text) for text in self.notes)
+        return out
+
+
+def _path(text: str) -> str:
+    """`--- a/x.py\\t2024-01-01 ...` -> `a/x.py` (the timestamp after the tab goes)."""
+    return text[4:].split("\t", 1)[0]
+
+
+def is_unified(argv: Sequence[str]) -> bool:
+    for arg in argv[1:]:
+        if arg == "--":
+            break
+        if arg.startswith("--"):
+            if arg.startswith(("--unified", "--new-file", "--recursive")) is False and arg in (
+                    "--brief", "--side-by-side", "--ed", "--normal", "--rcs", "--context"):
+                return False
+            if arg.startswith("--unified"):
+                return True
+        elif arg.startswith("-") and ("u" in arg or "U" in arg) and not set(arg[1:]) & set("qyecn"):
+            return True
+    return False
+
+
+def create(ctx: FilterContext) -> BaseFilter:
+    return DiffFilter(ctx) if is_unified(ctx.argv) else PassFilter(ctx)

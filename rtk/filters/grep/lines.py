@@ -1,0 +1,51 @@
+"""Reading one grep/rg output line: which file, which line number, match or context, the text."""
+from __future__ import annotations
+
+import re
+
+PATH_NUM_RE = re.compile(r"^(?P<path>.+?)(?P<sep>[:-])(?P<num>\d+)(?P=sep)(?P<text>.*)$")
+NUM_RE = re.compile(r"^(?P<num>\d+)(?P<sep>[:-])(?P<text>.*)$")
+PATH_RE = re.compile(r"^(?P<path>[^:]+):(?P<text>.*)$")
+ERROR_RE = re.compile(r"^(?:e|f)?grep: |^rg: |^Binary file .* matches$|^[^:]+: binary file matches$")
+
+
+class Hit:
+    """A parsed line: `path` ("" when grep printed none), `num` ("" without -n), match or context."""
+
+    __slots__ = ("path", "num", "is_match", "text")
+
+    def __init__(self, path: str, num: str, is_match: bool, text: str) -> None:
+        self.path, self.num, self.is_match, self.text = path, num, is_match, text
+
+
+def parse(text: str, current: str, paths: bool, numbers: bool) -> Hit | None:
+    if paths and numbers:
+        return _path_num(text, current)
+    if paths:
+        return _path_only(text, current)
+    if numbers:
+        match = NUM_RE.match(text)
+        return Hit("", match["num"], match["sep"] == ":", match["text"]) if match else None
+    return Hit("", "", True, text)
+
+
+def _path_num(text: str, current: str) -> Hit | None:
+    if current and text.startswith(current) and text[len(current):len(current) + 1] in (":", "-"):
+        match = NUM_RE.match(text, len(current) + 1)
+        if match and match["sep"] == text[len(current)]:
+            return Hit(current, match["num"], match["sep"] == ":", match["text"])
+    match = PATH_NUM_RE.match(text)
+    if match is None:
+        return None
+    return Hit(match["path"], match["num"], match["sep"] == ":", match["text"])
+
+
+def _path_only(text: str, current: str) -> Hit | None:
+    if current and text.startswith(current) and text[len(current):len(current) + 1] in (":", "-"):
+        return Hit(current, "", text[len(current)] == ":", text[len(current) + 1:])
+    match = PATH_RE.match(text)
+    return Hit(match["path"], "", True, match["text"]) if match else None
+
+
+def is_error(text: str) -> bool:
+    return ERROR_RE.match(text) is not None

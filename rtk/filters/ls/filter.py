@@ -1,0 +1,62 @@
+"""The ls filter proper: section by section (one per directory listed), entry by entry."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
+from rtk.filters.ls.entry import parse_long
+from rtk.filters.ls.options import LsOptions
+from rtk.filters.ls.section import Section
+
+NOTHING: tuple[Line, ...] = ()
+
+
+class PassFilter(BaseFilter):
+    """An invocation whose layout we do not parse: every line exactly as ls printed it."""
+
+    lossless = True
+
+
+class LsFilter(BaseFilter):
+    def __init__(self, ctx: FilterContext, options: LsOptions) -> None:
+        super().__init__(ctx)
+        self.options = options
+        self.sections = options.operands > 1 or "R" in options.flags or "--recursive" in options.flags
+        self.after_blank = True
+        self.section = self._new_section()
+
+    def _new_section(self) -> Section:
+        return Section(self.ctx.limit("ls_max_entries", 400), self.ctx.limit("ls_tail_entries", 60),
+                       self.options.keep_order, "dirs: " if self.options.long else "")
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        text = strip_ansi(line)
+        after_blank, self.after_blank = self.after_blank, not text.strip()
+        if stream == Stream.STDERR or text.startswith("ls: "):
+            self.failure_seen = True
+            return [*self._close(), Line(line, stream)]
+        if not text.strip() or text.startswith("total "):
+            return NOTHING
+        if self.sections and after_blank and text.endswith(":"):
+            return [*self._close(), Line(text)]
+        entry = parse_long(text)
+        if entry is None:
+            self.section.add(True, text)
+        elif entry.name not in (".", ".."):
+            self.section.add(entry.kind == "d", entry.render().removesuffix("/") if entry.kind == "d" else entry.render())
+        return NOTHING
+
+    def _close(self) -> list[Line]:
+        section, self.section = self.section, self._new_section()
+        self.elided |= section.hidden > 0
+        return [Line(text) for text in section.render()]
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        return self._close()
+
+
+def create(ctx: FilterContext) -> BaseFilter:
+    options = LsOptions(ctx.argv)
+    if not options.understood:
+        return PassFilter(ctx)
+    return LsFilter(ctx, options)
