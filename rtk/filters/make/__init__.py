@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 SERVES = Serves(
     "make",
     "make, gmake, ninja, cmake --build, just",
-    (Words(("make", "gmake")), Words(("ninja",)), Words(("cmake",), ("--build",)),
+    (Words(("make", "gmake")), Words(("ninja",)), Words(("cmake",), ("--build",), skip_options=False),
      Words(("just",))),
 )
 

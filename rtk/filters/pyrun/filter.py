@@ -9,7 +9,7 @@ from rtk.filters.pyrun.traceback import Frames
 
 TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):$")
 DOTS = re.compile(r"^[.FEsxu]+$")
-VERBOSE_RESULT = re.compile(r"^(?P<test>\S+ \(\S+\)(?: \S.*)?) \.\.\. (?P<result>ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$")
+VERBOSE_RESULT = re.compile(r" \.\.\. (?P<result>ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$")
 SEPARATOR = re.compile(r"^(?:=|-){20,}$")
 FAILURE_HEAD = re.compile(r"^(?:FAIL|ERROR|UNEXPECTED SUCCESS): \S")
 RAN = re.compile(r"^Ran \d+ tests? in ")
@@ -49,9 +49,9 @@ class PyrunFilter(BaseFilter):
         return [text]
 
     def _unittest_noise(self, text: str) -> bool | list[str]:
-        if DOTS.match(text) or SEPARATOR.match(text):
+        if not text or DOTS.match(text) or SEPARATOR.match(text):
             return True
-        if (m := VERBOSE_RESULT.match(text)) is not None:
+        if (m := VERBOSE_RESULT.search(text)) is not None:
             self._skipped += m["result"].startswith("skipped")
             return True
         return False

@@ -1,0 +1,67 @@
+"""The go filter on real captures: failures kept whole, passing output and package noise counted."""
+from __future__ import annotations
+
+from rtk.filters.base import FilterContext
+from rtk.filters.go import create
+from rtk.filters.go.lines import stdlib_function
+from tests.filters.line_replay import raw_lines, replay
+
+
+def run(case: str, argv: tuple[str, ...] = ("go", "test", "./...")) -> tuple[object, list[str]]:
+    filt = create(FilterContext(argv))
+    return filt, replay(filt, raw_lines("go", case))
+
+
+def test_passing_verbose_run_is_one_line() -> None:
+    filt, out = run("test_v_pass", ("go", "test", "-v", "./cmp/..."))
+    raw = raw_lines("go", "test_v_pass")
+    passed = sum(line.lstrip().startswith("--- PASS") for line in raw)
+    assert out == [f"go test: 10 packages: 5 ok, 0 FAIL, 5 without tests (tests: {passed} passed)"]
+    assert not filt.failure_seen
+
+
+def test_verbose_failure_keeps_the_failing_subtest_output_only() -> None:
+    _, out = run("test_v_fail", ("go", "test", "-v", "./..."))
+    at = out.index("    --- FAIL: TestDiff/Project2/Inequal (0.00s)")
+    assert out[at + 1] == "    compare_test.go:176: Diff:"
+    assert not any(line.lstrip().startswith(("--- PASS", "=== RUN", "=== CONT")) for line in out)
+    assert "FAIL\tgithub.com/google/go-cmp/cmp/internal/value\t0.011s" in out
+
+
+def test_package_lines_are_counted_exactly() -> None:
+    raw = raw_lines("go", "test_fail_many")
+    _, out = run("test_fail_many")
+    ok = sum(line.startswith("ok  ") for line in raw)
+    none = sum(line.startswith("?   ") for line in raw)
+    assert out[-1].startswith(f"go test: {ok + none + 2} packages: {ok} ok, 2 FAIL, {none} without tests")
+
+
+def test_panic_keeps_user_frames_and_counts_the_rest() -> None:
+    _, out = run("test_testify_fail_panic")
+    at = out.index("panic: assignment to entry in nil map [recovered]")
+    trace = out[at:at + 12]
+    assert "\t/tmp/w/h20/gopath/src/github.com/stretchr/testify/mock/mock.go:996 +0x45" in trace
+    assert "\t... 5 standard library frames" in trace
+    assert not any(line.startswith("testing.tRunner") for line in trace)
+
+
+def test_standard_library_functions() -> None:
+    assert stdlib_function("testing.tRunner(0xc000097d40, 0x637998)")
+    assert stdlib_function("runtime/debug.Stack()")
+    assert stdlib_function("panic({0x5dbee0, 0x66d810})")
+    assert not stdlib_function("github.com/stretchr/testify/mock.Arguments.Int({0xc0000ca780}, 0x0)")
+    assert not stdlib_function("main.main()")
+
+
+def test_vet_findings_repeated_in_one_file_share_lines() -> None:
+    raw = raw_lines("go", "vet_natural_many")
+    _, out = run("vet_natural_many", ("go", "vet", "./..."))
+    locations = sum(line.count(" L") for line in out if line.startswith("  L"))
+    assert out[0] == "# github.com/alecthomas/chroma/v2/lexers"
+    assert locations + sum(".go:" in line for line in out) == sum(".go:" in line for line in raw)
+
+
+def test_build_errors_stay_verbatim() -> None:
+    raw = raw_lines("go", "test_build_error")
+    _, out = run("test_build_error")
+    assert [line for line in raw if line.startswith(("#", "./"))] == [line for line in out if line.startswith(("#", "./"))]

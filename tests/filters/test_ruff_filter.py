@@ -1,0 +1,73 @@
+"""The ruff filter on real captures: every output format reduces to one line per finding."""
+from __future__ import annotations
+
+from rtk.filters.base import FilterContext
+from rtk.filters.registry import filter_name_for
+from rtk.filters.ruff import create
+from rtk.filters.ruff.check import CheckFilter
+from rtk.filters.ruff.format import FormatFilter
+from tests.filters.line_replay import raw_lines, replay
+
+
+def run(case: str, argv: tuple[str, ...]) -> tuple[object, list[str]]:
+    filt = create(FilterContext(argv))
+    return filt, replay(filt, raw_lines("ruff", case))
+
+
+def test_check_and_format_pick_their_filter() -> None:
+    assert isinstance(create(FilterContext(("ruff", "check", "."))), CheckFilter)
+    assert isinstance(create(FilterContext(("ruff", "format", "--check"))), FormatFilter)
+    assert filter_name_for(["uv", "run", "ruff", "check", "src"]) == "ruff"
+    assert filter_name_for(["python", "-m", "ruff", "format", "--diff"]) == "ruff"
+
+
+def test_full_format_keeps_the_marked_line_and_help_not_the_frame() -> None:
+    filt, out = run("check_default", ("ruff", "check", "src"))
+    at = out.index("  L86:9 B028 No explicit `stacklevel` keyword argument found")
+    assert out[at - 1] == "src/requests/__init__.py (51)"
+    assert out[at + 1:at + 3] == ["    | warnings.warn(", "    help: Set `stacklevel=2`"]
+    assert not any("^^^" in line or line.startswith(("   -", "89 +")) for line in out)
+    assert filt.elided and filt.failure_seen
+
+
+def test_a_repeated_message_in_one_file_says_same() -> None:
+    _, out = run("check_default", ("ruff", "check", "src"))
+    assert "  L104:9 B028 (same)" in out
+
+
+def test_fix_summary_is_verbatim_and_rules_are_counted() -> None:
+    _, out = run("check_fix", ("ruff", "check", "--fix", "src"))
+    assert "Found 71 errors (38 fixed, 33 remaining)." in out
+    assert out[-1].startswith("ruff: 33 findings in ")
+
+
+def test_concise_and_grouped_give_the_same_findings() -> None:
+    _, concise = run("check_concise", ("ruff", "check", "--output-format", "concise", "src"))
+    assert "  L151:25 F401 `.utils` imported but unused; consider removing, adding to `__all__`, or using a redundant alias" in concise
+    _, grouped = run("check_grouped", ("ruff", "check", "--output-format", "grouped", "src"))
+    assert grouped[:2] == ["src/flask/app.py (4)", "  L270:91 RUF102 [*] Invalid rule code in `# noqa`: B950"]
+
+
+def test_long_file_groups_repeat_the_file_name() -> None:
+    _, out = run("check_all_full", ("ruff", "check", "httpx"))
+    assert "httpx/_urls.py (continued)" in out
+
+
+def test_format_check_lists_every_file_and_keeps_the_count() -> None:
+    raw = raw_lines("ruff", "format_check_big")
+    _, out = run("format_check_big", ("ruff", "format", "--check", "rich"))
+    unformatted = sum(line == "unformatted: File would be reformatted" for line in raw)
+    assert out[0] == "would reformat:"
+    assert sum(line.startswith("  rich/") for line in out) == unformatted == 62
+    assert out[-1] == "62 files would be reformatted, 16 files already formatted"
+
+
+def test_format_diff_counts_lines_per_file() -> None:
+    filt, out = run("format_diff", ("ruff", "format", "--diff", "src/requests"))
+    assert "  src/requests/_internal_utils.py (+1 -0)" in out
+    assert filt.elided
+
+
+def test_format_syntax_error_keeps_its_location() -> None:
+    _, out = run("format_syntax_error", ("ruff", "format", "--check", "src"))
+    assert "src/requests/help.py:135:12: invalid-syntax: Expected a parameter or the end of the parameter list" in out
