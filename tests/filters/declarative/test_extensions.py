@@ -1,0 +1,111 @@
+"""Our extensions to the format: word matchers, on_failure, collapse, group, sections, summary."""
+from __future__ import annotations
+
+import pytest
+
+from rtk.filters import declarative
+from rtk.filters.declarative.matchers import word_pattern
+from tests.filters.declarative.helpers import HEAD, load, one, run
+
+
+@pytest.mark.parametrize("pattern, argv, expected", [
+    ("make", ["make"], True),
+    ("make", ["make", "all"], False),
+    ("make *", ["make", "-j4", "all"], True),
+    ("make *", ["/usr/bin/make"], True),
+    ("docker build|buildx *", ["docker", "--debug", "buildx", "."], True),
+    ("docker build|buildx *", ["docker", "run", "x"], False),
+    ("apt-get install", ["apt-get", "-y", "install"], True),
+    ("apt-get install", ["apt-get", "install", "x"], False),
+])
+def test_word_patterns(pattern: str, argv: list[str], expected: bool) -> None:
+    assert declarative.matcher(word_pattern(pattern, True, "t")).matches(argv) is expected
+
+
+def test_match_words_and_rewrite_false_reach_the_index_data() -> None:
+    found = load('[filters.ed]\nmatch = ["vim *"]\nrewrite = false\n')
+    spec = found.filters[0]
+    assert spec.matchers == (("w", ("vim",), (), True, False),) and not spec.rewrite
+
+
+def test_match_command_keeps_regex_semantics_with_a_literal_prefilter() -> None:
+    spec = load('[filters.m]\nmatch_command = "^make\\\\b"\n').filters[0]
+    shape = declarative.matcher(spec.matchers[0])
+    assert shape.prefixes == ("make",)
+    assert shape.matches(["make", "-j"]) and shape.matches(["make-doc"]) and not shape.matches(["cmake"])
+
+
+def test_an_unanchored_match_command_is_refused_like_upstream() -> None:
+    found = load('[filters.m]\nmatch_command = "make"\n')
+    assert not found.filters and "not anchored" in found.errors[0]
+
+
+def test_on_failure_rules_replace_the_fields_they_name_when_the_exit_is_non_zero() -> None:
+    spec = one('max_lines = 2\non_failure = { max_lines = 10 }\n')
+    lines = [f"line {i}" for i in range(5)]
+    assert run(spec, lines, 0)[0] == ["line 0", "line 1", "... 3 more lines"]
+    out, engine = run(spec, lines, 2)
+    assert out == lines and engine.failure_seen
+
+
+def test_an_empty_on_failure_says_the_filter_explains_failures() -> None:
+    spec = one('strip_lines_matching = ["^ok"]\non_failure = {}\n')
+    out, engine = run(spec, ["ok a", "bad b"], 1)
+    assert out == ["bad b"] and engine.failure_seen and spec.failure is None
+
+
+def test_collapse_with_normalize() -> None:
+    spec = one('collapse = { normalize = ["\\\\d+"] }\n')
+    out, engine = run(spec, ["retry 1 of 9", "retry 2 of 9", "retry 3 of 9", "done", "done"])
+    assert out == ["retry 1 of 9 [x3]", "done [x2]"] and engine.elided
+
+
+def test_collapse_of_identical_lines_loses_nothing() -> None:
+    out, engine = run(one("collapse = {}\n"), ["same", "same", "other"])
+    assert out == ["same [x2]", "other"] and not engine.elided
+
+
+def test_group_prints_each_key_once_keeps_order_and_elides_the_middle() -> None:
+    spec = one('group = { pattern = "^(?P<key>[^:]+):(?P<item>.*)$", max_items = 2 }\n')
+    lines = ["checking", "a.md:1 x", "b.md:2 y", "a.md:3 z", "a.md:4 w", "3 files"]
+    out, engine = run(spec, lines)
+    assert out == ["checking", "a.md (3)", "  1 x", "  ... 1 more line", "  4 w", "b.md", "  2 y", "3 files"]
+    assert engine.elided
+
+
+def test_group_needs_a_key_group() -> None:
+    found = load(HEAD + 'group = { pattern = "^(.*)$" }\n')
+    assert "(?P<key>" in found.errors[0]
+
+
+def test_sections_choose_rules_per_section() -> None:
+    spec = one('strip_lines_matching = ["^noise"]\nsections = ['
+               '{ start = "^FAILURES", end = "^=+ short", keep = true },'
+               '{ start = "^WARNINGS", end = "^=+", keep = false },'
+               '{ start = "^LOG", max_lines = 1 }]\n')
+    lines = ["noise a", "FAILURES", "noise kept", "detail", "== short summary", "noise b",
+             "WARNINGS", "w1", "w2", "=====", "end", "LOG", "l1", "l2", "l3"]
+    out, engine = run(spec, lines)
+    # a section's start line is its first line; its end line goes back to the outer rules
+    assert out == ["FAILURES", "noise kept", "detail", "== short summary", "=====", "end", "LOG",
+                   "... 3 more lines"]
+    assert engine.elided  # the LOG section's cut is content; the WARNINGS section is noise
+
+
+def test_summary_with_counters_counts_stripped_lines_too() -> None:
+    spec = one('strip_lines_matching = ["^Collecting", "^Downloading"]\n'
+               'counters = { collected = "^Collecting", mb = { pattern = "\\\\((\\\\d+) MB\\\\)", sum = "1" } }\n'
+               'summary = "pip: {collected} packages, {mb} MB"\n')
+    out, _ = run(spec, ["Collecting a", "Downloading a (3 MB)", "Collecting b", "Downloading b (4 MB)", "done"])
+    assert out == ["done", "pip: 2 packages, 7 MB"]
+
+
+def test_summary_naming_an_unknown_counter_is_refused() -> None:
+    found = load(HEAD + 'summary = "{nope} done"\n')
+    assert "no counter named nope" in found.errors[0]
+
+
+def test_with_recall_off_nothing_is_elided() -> None:
+    spec = one('max_lines = 1\ntruncate_lines_at = 5\nstrip_lines_matching = ["^x"]\n')
+    out, engine = run(spec, ["x noise", "a long line", "b"], recall=False)
+    assert out == ["a long line", "b"] and not engine.elided
