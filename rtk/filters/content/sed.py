@@ -22,9 +22,11 @@ def sed_print_range(argv: Sequence[str]) -> tuple[int, list[str]] | None:
         elif arg.startswith("--expression="):
             scripts.append(arg.split("=", 1)[1])
         elif arg.startswith("-") and arg != "-":
-            if set(arg[1:]) - {"n", "s", "u", "E", "r"}:
+            if set(arg[1:]) - {"n", "s", "u", "E", "r", "e"} or ("e" in arg and not arg.endswith("e")):
                 return None
             quiet |= "n" in arg
+            if arg.endswith("e") and args:
+                scripts.append(args.pop(0))
         elif not scripts and not files and not _has_e(argv):
             scripts.append(arg)
         else:
@@ -36,7 +38,8 @@ def sed_print_range(argv: Sequence[str]) -> tuple[int, list[str]] | None:
 
 
 def _has_e(argv: Sequence[str]) -> bool:
-    return any(a in ("-e", "--expression") or a.startswith("--expression=") for a in argv[1:])
+    return any(a in ("-e", "--expression") or a.startswith("--expression=")
+               or (a.startswith("-") and not a.startswith("--") and a.endswith("e")) for a in argv[1:])
 
 
 def _print_start(script: str) -> int | None:

@@ -48,7 +48,7 @@ class Hunk:
                 self.skipped += 1
 
     def _flush_context(self) -> None:
-        if self.skipped and len(self.lines) > 1:
+        if self.skipped:
             self.lines.append(" ...")
         self.lines.extend(self.context)
         self.context.clear()

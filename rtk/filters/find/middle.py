@@ -20,6 +20,7 @@ class MiddleElider:
         self.seen = 0
         self.tail: deque[tuple[str, str]] = deque()
         self.hidden: Counter[str] = Counter()
+        self.elided = False
 
     def add(self, text: str, group: str) -> str | None:
         """The line to print now, or None when it is held (tail) or counted (middle)."""
@@ -29,16 +30,14 @@ class MiddleElider:
         self.tail.append((text, group))
         if len(self.tail) > self.tail_size:
             self.hidden[self.tail.popleft()[1]] += 1
+            self.elided = True
         return None
-
-    @property
-    def elided(self) -> bool:
-        return bool(self.hidden)
 
     def close(self, what: str) -> list[str]:
         out = [self.marker(what)] if self.hidden else []
         out.extend(text for text, _ in self.tail)
         self.tail.clear()
+        self.hidden.clear()
         return out
 
     def marker(self, what: str) -> str:

@@ -43,7 +43,8 @@ class LsFilter(BaseFilter):
         if entry is None:
             self.section.add(True, text)
         elif entry.name not in (".", ".."):
-            self.section.add(entry.kind == "d", entry.render().removesuffix("/") if entry.kind == "d" else entry.render())
+            grouped = entry.kind == "d" and not self.options.keep_order  # on the `dirs:` line
+            self.section.add(grouped, entry.name if grouped else entry.render())
         return NOTHING
 
     def _close(self) -> list[Line]:

@@ -1,0 +1,71 @@
+"""cat/head/tail/sed -n: exact under the budget; numbered head and tail plus the command above it."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from rtk.filters.base import FilterContext, Stream
+from rtk.filters.content import SERVES, create
+from rtk.filters.content.filter import PassFilter
+from rtk.filters.content.sed import sed_print_range
+
+LIMITS = {"content_max_lines": 50, "content_head_lines": 10, "content_tail_lines": 5}
+
+
+def run(argv: Sequence[str], lines: Sequence[str], limits: dict[str, int] | None = None):  # type: ignore[no-untyped-def]
+    filt = create(FilterContext(tuple(argv), True, LIMITS if limits is None else limits))
+    out = [ln.text for line in lines for ln in filt.feed(line, Stream.STDOUT)]
+    return filt, out + [ln.text for ln in filt.finish(0)]
+
+
+def test_under_the_budget_every_line_is_exact() -> None:
+    lines = [f"    line {i}  " for i in range(50)]
+    filt, out = run(["cat", "app.py"], lines)
+    assert out == lines and not filt.elided
+
+
+def test_over_the_budget_head_tail_and_the_sed_command() -> None:
+    filt, out = run(["cat", "History.md"], [f"line {i}" for i in range(1, 101)])
+    assert out[:2] == ["1\tline 1", "2\tline 2"] and out[9] == "10\tline 10"
+    assert out[10] == "... lines 11-95 not shown (85 lines); print them with: sed -n '11,95p' History.md"
+    assert out[-1] == "100\tline 100" and filt.elided
+
+
+def test_sed_ranges_number_lines_as_in_the_file() -> None:
+    _, out = run(["sed", "-n", "1000,1099p", "types.d.ts"], [f"l{i}" for i in range(100)])
+    assert out[0] == "1000\tl0" and "sed -n '1010,1094p' types.d.ts" in out[10]
+
+
+def test_tail_and_several_files_pipe_the_same_command() -> None:
+    _, out = run(["tail", "-n", "100", "build.log"], [f"l{i}" for i in range(100)])
+    assert "print them with: tail -n 100 build.log | sed -n '11,95p'" in out[10]
+    _, out = run(["cat", "a", "b"], [f"l{i}" for i in range(100)])
+    assert "cat a b | sed -n '11,95p'" in out[10]
+
+
+def test_cat_n_is_not_numbered_twice() -> None:
+    _, out = run(["cat", "-n", "x"], [f"{i:6}\tl" for i in range(1, 101)])
+    assert out[0] == "     1\tl"
+
+
+@pytest.mark.parametrize(("argv", "served"), [
+    ("cat a.py", True), ("head -n 50 a.py", True), ("tail -n 20 log", True), ("tail -f log", False),
+    ("tail -F log", False), ("tail --follow=name log", False), ("sed -n 10,20p a.py", True),
+    ("sed -n /def/p a.py", True), ("sed -i s/a/b/ a.py", False), ("sed s/a/b/ a.py", False),
+    ("sed -n 10,20p;5p a.py", False), ("sed -ne 5p a.py", True),
+])
+def test_what_is_served(argv: str, served: bool) -> None:
+    assert (SERVES.match(argv.split()) is not None) is served
+
+
+def test_sed_print_range() -> None:
+    assert sed_print_range(["sed", "-n", "10,20p", "f"]) == (10, ["f"])
+    assert sed_print_range(["sed", "-n", "-e", "5p", "f", "g"]) == (5, ["f", "g"])
+    assert sed_print_range(["sed", "-n", "/a/,/b/p", "f"]) == (0, ["f"])
+    assert sed_print_range(["sed", "10,20p", "f"]) is None
+
+
+def test_unknown_options_pass_through() -> None:
+    filt, _ = run(["head", "-z", "f"], ["x"])
+    assert isinstance(filt, PassFilter)

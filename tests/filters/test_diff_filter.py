@@ -1,0 +1,64 @@
+"""diff -u/-ru: summary first, context cut to one line, huge hunks folded, hunk counts respected."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from rtk.filters.base import FilterContext, Stream
+from rtk.filters.diff import create
+from rtk.filters.diff.filter import PassFilter, is_unified
+
+HUNK = ["diff -ru a/x.py b/x.py", "--- a/x.py\t2023-08-17 17:25:39.000000000 +0000",
+        "+++ b/x.py\t2024-12-19 17:04:12.000000000 +0000", "@@ -1,7 +1,7 @@", " one", " two", " three",
+        "-four", "+FOUR", " five", " six", " seven"]
+
+
+def run(argv: str, lines: Sequence[str], exit_code: int = 1, limits: dict[str, int] | None = None):  # type: ignore[no-untyped-def]
+    filt = create(FilterContext(tuple(argv.split()), True, limits or {}))
+    out = [ln.text for line in lines for ln in filt.feed(line, Stream.STDOUT)]
+    return filt, out + [ln.text for ln in filt.finish(exit_code)]
+
+
+@pytest.mark.parametrize(("argv", "unified"), [
+    ("diff -u a b", True), ("diff -ru a b", True), ("diff -Naur a b", True), ("diff -U1 a b", True),
+    ("diff --unified=5 a b", True), ("diff a b", False), ("diff -rq a b", False), ("diff -y a b", False),
+    ("diff -c a b", False), ("diff --brief -u a b", False),
+])
+def test_only_unified_output_is_parsed(argv: str, unified: bool) -> None:
+    assert is_unified(argv.split()) is unified
+    assert isinstance(create(FilterContext(tuple(argv.split()))), PassFilter) is not unified
+
+
+def test_summary_first_then_hunks_with_one_line_of_context() -> None:
+    filt, out = run("diff -ru a b", ["Only in a: old.txt", *HUNK])
+    assert out == ["diff: 1 file changed, +1 -1", "Only in a: old.txt", "--- a/x.py", "+++ b/x.py",
+                   "@@ -1,7 +1,7 @@", " ...", " three", "-four", "+FOUR", " five"]
+    assert filt.failure_seen and not filt.elided  # exit 1 means "they differ", which is shown
+
+
+def test_every_file_gets_a_summary_line() -> None:
+    second = [line.replace("x.py", "y.py") for line in HUNK]
+    _, out = run("diff -ru a b", [*HUNK, *second])
+    assert out[:3] == ["diff: 2 files changed, +2 -2", " b/x.py +1 -1", " b/y.py +1 -1"]
+
+
+def test_a_removed_line_that_looks_like_a_header_stays_in_its_hunk() -> None:
+    lines = ["--- a/notes.md", "+++ b/notes.md", "@@ -1,2 +1,1 @@", "--- not a header", " kept"]
+    _, out = run("diff -u a b", lines)
+    assert out[0] == "diff: 1 file changed, +0 -1" and "--- not a header" in out
+
+
+def test_a_huge_hunk_is_folded_with_counts() -> None:
+    lines = ["--- a/big", "+++ b/big", "@@ -0,0 +1,300 @@", *(f"+line {i}" for i in range(300))]
+    filt, out = run("diff -u a b", lines)
+    assert "+line 99" in out and "+line 100" not in out
+    assert out[-1] == "... 200 more changed lines in this hunk (+200 -0)"
+    assert filt.elided
+
+
+def test_errors_and_identical_files() -> None:
+    filt, out = run("diff -u a/nosuch.py b/x.py", ["diff: a/nosuch.py: No such file or directory"], 2)
+    assert out == ["diff: a/nosuch.py: No such file or directory"] and filt.failure_seen
+    _, out = run("diff -u a a", [], 0)
+    assert out == []
