@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rtk.filters.declarative.checks import apply, run_test
+from rtk.filters.declarative.checks import apply, check_properties, run_test
 from tests.filters.declarative.helpers import load, one, run
 
 RUST_RTK = Path("/tmp/w/rustrtk/bin/rtk")
@@ -143,5 +143,6 @@ def test_every_builtin_filter_of_the_installed_rust_rtk_passes_its_own_tests() -
     found = load(blob.decode("utf-8", "replace"), "built-in")
     assert not found.errors
     outcomes = [run_test(spec, test) for spec in found.filters for test in spec.tests]
+    outcomes += [o for spec in found.filters for o in check_properties(spec)]
     assert len(outcomes) > 100
     assert [o for o in outcomes if not o.passed] == []
