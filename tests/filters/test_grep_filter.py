@@ -1,6 +1,7 @@
 """grep and rg: options read from argv, lines grouped by file, long runs and lines cut with counts."""
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import pytest
@@ -12,8 +13,8 @@ from rtk.filters.grep.filter import PassFilter
 from rtk.filters.grep.options import GrepOptions
 
 
-def run(argv: Sequence[str], lines: Sequence[str], limits: dict[str, int] | None = None):  # type: ignore[no-untyped-def]
-    filt = create(FilterContext(tuple(argv), True, limits or {}))
+def run(argv: str, lines: Sequence[str], limits: dict[str, int] | None = None):  # type: ignore[no-untyped-def]
+    filt = create(FilterContext(tuple(argv.split()), True, limits or {}))
     out = [ln.text for line in lines for ln in filt.feed(line, Stream.STDOUT)]
     return filt, out + [ln.text for ln in filt.finish(0)]
 
@@ -39,12 +40,12 @@ def test_options(argv: str, paths: bool, numbers: bool, pattern: str) -> None:
                                   "grep -rZ x .", "rg --json x", "rg -c x", "rg --files", "rg --vimgrep x",
                                   "grep -rnb x ."])
 def test_counting_and_listing_modes_pass_through(argv: str) -> None:
-    filt, out = run(argv.split(), ["src/a.py:3"])
+    filt, out = run(argv, ["src/a.py:3"])
     assert isinstance(filt, PassFilter) and out == ["src/a.py:3"]
 
 
 def test_matches_are_grouped_under_their_file() -> None:
-    _, out = run("grep -rn SESSION src".split(), [
+    _, out = run("grep -rn SESSION src", [
         'src/flask/sessions.py:172:        """The name of the session cookie."""',
         'src/flask/sessions.py:173:        return app.config["SESSION_COOKIE_NAME"]',
         'src/flask/app.py:190:            "SESSION_COOKIE_NAME": "session",'])
@@ -54,7 +55,7 @@ def test_matches_are_grouped_under_their_file() -> None:
 
 
 def test_context_lines_keep_their_dash_and_paths_with_dashes_parse() -> None:
-    _, out = run("grep -rn -C 1 json node_modules".split(), [
+    _, out = run("grep -rn -C 1 json node_modules", [
         "node_modules/body-parser/lib/types/json.js-11-",
         "node_modules/body-parser/lib/types/json.js:12:var bytes = require('bytes')",
         "node_modules/body-parser/lib/types/json.js-13-var debug = require('debug')('body-parser:json')",
@@ -65,17 +66,17 @@ def test_context_lines_keep_their_dash_and_paths_with_dashes_parse() -> None:
 
 def test_a_long_run_keeps_head_and_tail_and_repeats_the_path() -> None:
     lines = [f"src/big.py:{n}:    x = {n}" for n in range(1, 201)]
-    filt, out = run("grep -rn x src".split(), lines, {"grep_max_per_file": 80, "grep_tail_per_file": 20})
+    filt, out = run("grep -rn x src", lines, {"grep_max_per_file": 80, "grep_tail_per_file": 20})
     assert out[0] == "src/big.py" and "1: x = 1" in out and "200: x = 200" in out
     assert "... 120 more lines in src/big.py (lines 61-180)" in out
     assert "src/big.py (cont.)" in out
     headers = [i for i, line in enumerate(out) if line.startswith("src/big.py")]
-    assert all(b - a <= 51 for a, b in zip(headers, headers[1:]))
+    assert all(b - a <= 51 for a, b in itertools.pairwise(headers))
     assert filt.elided
 
 
 def test_rg_heading_layout() -> None:
-    _, out = run("rg -n --heading def src".split(), ["src/flask/json/tag.py", "32:        def check(self, value):",
+    _, out = run("rg -n --heading def src", ["src/flask/json/tag.py", "32:        def check(self, value):",
                                                       "35:        def to_json(self, value):", "",
                                                       "src/flask/json/provider.py", "38:    def __init__(self, app):"])
     assert out == ["src/flask/json/tag.py", "32: def check(self, value):", "35: def to_json(self, value):",
@@ -83,7 +84,7 @@ def test_rg_heading_layout() -> None:
 
 
 def test_errors_pass_verbatim() -> None:
-    filt, out = run("grep -rn def nosuchdir src".split(), ["grep: nosuchdir: No such file or directory"])
+    filt, out = run("grep -rn def nosuchdir src", ["grep: nosuchdir: No such file or directory"])
     assert out == ["grep: nosuchdir: No such file or directory"] and filt.failure_seen
 
 

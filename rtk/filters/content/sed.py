@@ -11,7 +11,9 @@ if TYPE_CHECKING:
 
 def sed_print_range(argv: Sequence[str]) -> tuple[int, list[str]] | None:
     """(first printed line number or 0 when unknown, files) for a print-only `sed -n`, else None."""
-    quiet, scripts, files = False, [], []
+    quiet = False
+    scripts: list[str] = []
+    files: list[str] = []
     args = list(argv[1:])
     while args:
         arg = args.pop(0)

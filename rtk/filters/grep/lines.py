@@ -12,7 +12,7 @@ ERROR_RE = re.compile(r"^(?:e|f)?grep: |^rg: |^Binary file .* matches$|^[^:]+: b
 class Hit:
     """A parsed line: `path` ("" when grep printed none), `num` ("" without -n), match or context."""
 
-    __slots__ = ("path", "num", "is_match", "text")
+    __slots__ = ("is_match", "num", "path", "text")
 
     def __init__(self, path: str, num: str, is_match: bool, text: str) -> None:
         self.path, self.num, self.is_match, self.text = path, num, is_match, text

@@ -55,7 +55,8 @@ def _was_cut(piece: str) -> bool:
 def parse_values(text: str) -> list[Any] | None:
     """Every JSON value in `text` (jq prints a stream), or None when it is not all JSON."""
     decoder = json.JSONDecoder()
-    values, pos, end = [], 0, len(text)
+    values: list[Any] = []
+    pos, end = 0, len(text)
     while True:
         while pos < end and text[pos].isspace():
             pos += 1

@@ -24,7 +24,7 @@ LONG_RE = re.compile(
 class Entry:
     """An entry of a long listing: its kind (`d`, `l`, `-`, ...), name, size, date, link target."""
 
-    __slots__ = ("kind", "name", "size", "date", "target", "executable")
+    __slots__ = ("date", "executable", "kind", "name", "size", "target")
 
     def __init__(self, mode: str, name: str, size: str, date: str) -> None:
         self.kind = mode[0]
