@@ -84,7 +84,7 @@ def main() -> None:
         make_output(big, args.mb)
         size_mb = os.path.getsize(big) / 1e6
         print(f"output: {size_mb:.0f} MB of varied lines")
-        for label, argv, stdin in (("rtk cat FILE (generic filter)", [rtk, "cat", big], None),
+        for label, argv, stdin in (("rtk run --filter generic -- cat FILE", [rtk, "run", "--filter", "generic", "--", "cat", big], None),
                                    ("rtk proxy cat FILE", [rtk, "proxy", "cat", big], None),
                                    ("rtk pipe -f generic < FILE", [rtk, "pipe", "-f", "generic"], big)):
             elapsed, peak = timed_run(argv, stdin)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 import sys
 
-CLICK_COMMANDS = frozenset({"gain", "recall", "config", "init", "pipe", "filters", "--version",
-                            "--help", "-h", "help", "version"})
-USAGE = ("usage: rtk [--no-tty] [--no-progress] [run [--filter NAME] --|proxy] COMMAND [ARGS...]; "
+CLICK_COMMANDS = frozenset({"gain", "recall", "config", "init", "pipe", "filters", "hook-audit",
+                            "discover", "verify", "trust", "untrust", "--help", "-h", "help"})
+HELP_FLAGS = frozenset({"-h", "--help"})
+USAGE = ("usage: rtk [--no-tty] [--no-progress] [-v] [run [--filter NAME] --|proxy] COMMAND [ARGS...]; "
          "rtk --help for more")
 TERMINAL_FLAGS = {"--no-tty": "no_tty", "--no-progress": "no_progress"}
 HOT_PATHS = frozenset({"hook", "rewrite"})  # run before every agent command: no teardown
@@ -63,12 +64,24 @@ def _terminal_flags(args: list[str]) -> tuple[list[str], dict[str, bool]]:
 
 
 def _dispatch(args: list[str]) -> int:
+    if "_RTK_COMPLETE" in os.environ:  # click's shell completion (`_RTK_COMPLETE=bash_source rtk`)
+        return _click(args)
     args, terminal = _terminal_flags(args)
+    args, verbose = _verbosity(args)
     if not args:
-        print(USAGE, file=sys.stderr)
-        return 2
+        return _usage()
     head = args[0]
+    if head in ("-V", "--version", "version"):
+        from rtk import __version__
+
+        print(f"rtk {__version__}")
+        return 0
+    if head in ("hook", "rewrite", "run", "proxy") and _asks_help(head, args[1:]):
+        return _click(args)
     if head == "hook":
+        if not args[1:]:
+            print("rtk: hook needs a host: rtk hook claude|cursor|gemini|codex|copilot", file=sys.stderr)
+            return 2
         from rtk.agent.hooks import main as hook_main
 
         return hook_main(args[1:])
@@ -77,17 +90,54 @@ def _dispatch(args: list[str]) -> int:
 
         return rewrite_main(args[1:])
     if head in ("run", "proxy"):
-        return _run_subcommand(head, args[1:], terminal)
+        return _run_subcommand(head, args[1:], terminal, verbose)
     if head in CLICK_COMMANDS:
-        from rtk.cli.group import main as cli_main
-
-        return cli_main(args)
+        return _click(args)
+    if head.startswith("-"):
+        print(f"rtk: unknown option {head} (rtk --help lists the options)", file=sys.stderr)
+        return 2
+    if verbose:
+        _say_filter(args, None)
     from rtk.run.runner import run_command
 
     return run_command(args, None, **terminal)
 
 
-def _run_subcommand(kind: str, args: list[str], terminal: dict[str, bool]) -> int:
+def _click(args: list[str]) -> int:
+    from rtk.cli.group import main as cli_main
+
+    return cli_main(args)
+
+
+def _asks_help(head: str, rest: list[str]) -> bool:
+    """`rtk run --help`, `rtk hook -h`: the verb's own help (its options come before the command)."""
+    for word in rest:
+        if word in HELP_FLAGS:
+            return True
+        if word == "--" or not word.startswith("-") or head == "proxy":
+            return False
+        if head == "hook":
+            return False
+    return False
+
+
+def _verbosity(args: list[str]) -> tuple[list[str], int]:
+    """`-v` / `-vv` / `--verbose` before the command: say on stderr which filter serves it."""
+    level = 0
+    while args and (args[0] == "--verbose" or (len(args[0]) > 1 and args[0].strip("v") == "-")):
+        level += 1 if args[0] == "--verbose" else len(args[0]) - 1
+        args = args[1:]
+    return args, level
+
+
+def _say_filter(args: list[str], forced: str | None) -> None:
+    from rtk import config
+    from rtk.run.runner import choose_filter
+
+    print(f"rtk: {choose_filter(args, forced, config.load())} filter for {args[0]}", file=sys.stderr)
+
+
+def _run_subcommand(kind: str, args: list[str], terminal: dict[str, bool], verbose: int = 0) -> int:
     """`rtk run [--filter NAME] -- CMD...` and `rtk proxy CMD...`, parsed without click."""
     from rtk.run.runner import run_command
 
@@ -115,6 +165,8 @@ def _run_subcommand(kind: str, args: list[str], terminal: dict[str, bool]) -> in
     if forced is not None and forced not in REGISTRY:
         print(f"rtk: unknown filter '{forced}' (known: {', '.join(REGISTRY)})", file=sys.stderr)
         return 2
+    if verbose:
+        _say_filter(args, forced)
     return run_command(args, filter_name=forced, **terminal)
 
 

@@ -93,7 +93,16 @@ def toml_value(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-@click.command(name="config")
+CONFIG_EPILOG = """\b
+Examples:
+  rtk config            # every setting, its value and where it came from
+  rtk config --path     # where config.toml is read from
+  rtk config --init     # write a commented default file
+\b
+Exit codes: 0; 1 the file could not be written (one line); 2 usage error."""
+
+
+@click.command(name="config", epilog=CONFIG_EPILOG)
 @click.option("--path", "show_path", is_flag=True, help="print the config file path")
 @click.option("--init", "init_file", is_flag=True, help="write a commented default config file")
 def config_cmd(show_path: bool, init_file: bool) -> None:

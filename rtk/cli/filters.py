@@ -4,7 +4,15 @@ from __future__ import annotations
 import click
 
 
-@click.command(name="filters")
+FILTERS_EPILOG = """\b
+Examples:
+  rtk filters
+  rtk filters --explain "npx vitest run"
+\b
+Exit codes: 0; 2 usage error."""
+
+
+@click.command(name="filters", epilog=FILTERS_EPILOG)
 @click.option("--explain", "command", metavar="CMD", help="Say which filter would run CMD, and why.")
 def list_filters(command: str | None) -> None:
     """List the filters (built-in, user, project) and the commands each serves."""

@@ -22,25 +22,42 @@ from rtk.gain.report import Report, Scope
 VIEW_FLAGS = ("history", "daily", "weekly", "monthly", "graph", "failures")
 
 
-@click.command()
-@click.option("--history", is_flag=True, help="the last N runs: time, command, raw -> printed, saved %")
+EPILOG = """\b
+Examples:
+  rtk gain                 # summary and the top commands
+  rtk gain -d --since 7d   # one row per day, the last week
+  rtk gain -H -n 50        # the last 50 runs
+  rtk gain -a              # daily, weekly and monthly tables
+  rtk gain -f json         # the documents of docs/gain-json.md
+\b
+Exit codes: 0; 1 the history database cannot be read (one line says how to fix it); 2 usage error."""
+
+
+@click.command(epilog=EPILOG)
+@click.option("-H", "--history", is_flag=True, help="the last N runs: time, command, raw -> printed, saved %")
 @click.option("-n", "limit", type=click.IntRange(min=1), default=20, show_default=True,
               help="how many rows --history and --failures show")
-@click.option("--daily", is_flag=True, help="one row per day (UTC)")
-@click.option("--weekly", is_flag=True, help="one row per ISO week")
-@click.option("--monthly", is_flag=True, help="one row per month")
-@click.option("--graph", is_flag=True, help="saved tokens per day, last 30 days, as a bar chart")
-@click.option("--failures", is_flag=True, help="filter crashes and tracking errors recorded")
-@click.option("--project", is_flag=True, help="only runs in the current project (git toplevel, else cwd)")
-@click.option("--since", metavar="7d|12h|2w|DATE", help="only runs since then (dates are UTC)")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("-d", "--daily", is_flag=True, help="one row per day (UTC)")
+@click.option("-w", "--weekly", is_flag=True, help="one row per ISO week")
+@click.option("-m", "--monthly", is_flag=True, help="one row per month")
+@click.option("-a", "--all", "all_periods", is_flag=True, help="the daily, weekly and monthly views together")
+@click.option("-g", "--graph", is_flag=True, help="saved tokens per day, last 30 days, as a bar chart")
+@click.option("-F", "--failures", is_flag=True, help="filter crashes and tracking errors recorded")
+@click.option("-p", "--project", is_flag=True, help="only runs in the current project (git toplevel, else cwd)")
+@click.option("-s", "--since", metavar="7d|12h|2w|DATE", help="only runs since then (dates are UTC)")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--reset", is_flag=True, help="delete the history (asks first; needs --yes without a terminal)")
 @click.option("--yes", "-y", is_flag=True, help="do not ask before --reset")
 def gain(limit: int, project: bool, since: str | None, fmt: str, reset: bool, yes: bool,
-         **flags: bool) -> None:
+         all_periods: bool, **flags: bool) -> None:
     """Tokens rtk saved: a summary with the top commands, or the view an option picks.
 
     JSON fields: docs/gain-json.md."""
+    if all_periods:
+        if reset or any(flags.values()):
+            raise click.UsageError("--all shows the daily, weekly and monthly views; use it alone")
+        scope = _scope(since, project)
+        sys.exit(max(_report(view, scope, limit, fmt) for view in ("daily", "weekly", "monthly")))
     chosen = [name for name in VIEW_FLAGS if flags[name]]
     if len(chosen) > 1 or (reset and chosen):
         raise click.UsageError("choose one view: " + ", ".join(f"--{n}" for n in (*VIEW_FLAGS, "reset")))

@@ -8,22 +8,37 @@ import click
 from rtk import __version__
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="rtk", message="%(prog)s %(version)s")
+EPILOG = """\b
+Examples:
+  rtk git status                 # any command: the registry picks the filter
+  rtk -v pytest -x               # say which filter serves it (stderr)
+  rtk recall 3f9a2c              # what a filter left out, from its hint line
+  rtk gain -d                    # tokens saved per day
+\b
+Exit codes: a wrapped command's own (128+N when it died of signal N; 127 not found,
+126 not executable); 2 a usage error of rtk's own; 1 an rtk verb that failed (one
+`rtk:` line); 3 a bug in rtk (one line; RTK_DEBUG=1 for the traceback)."""
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG)
+@click.version_option(__version__, "-V", "--version", prog_name="rtk", message="%(prog)s %(version)s")
 def cli() -> None:
     """rtk runs a command and prints only what an AI coding agent needs to read.
 
     \b
-    rtk CMD ARGS...                  run CMD through the filter the registry picks
-    rtk run [--filter NAME] -- CMD   force a filter
-    rtk proxy CMD ARGS...            run with no filter (raw, still counted)
-    rtk hook claude|cursor|gemini|codex|copilot   agent hook (JSON on stdin)
-    rtk rewrite "COMMAND LINE"       the rtk form of a command line
+    rtk [-v] CMD ARGS...             run CMD through the filter the registry picks
+    rtk --no-tty|--no-progress CMD   at a terminal: keep pipes / no status line
     """
 
 
-VERBS = (("rtk.cli.pipe", "pipe"), ("rtk.cli.filters", "list_filters"), ("rtk.cli.recall", "recall_cmd"),
-         ("rtk.cli.config", "config_cmd"), ("rtk.cli.gain", "gain"), ("rtk.cli.init", "init"))
+VERBS = (
+    ("rtk.cli.hotpaths", "run_cmd"), ("rtk.cli.hotpaths", "proxy_cmd"), ("rtk.cli.hotpaths", "hook_cmd"),
+    ("rtk.cli.hotpaths", "rewrite_cmd"),
+    ("rtk.cli.pipe", "pipe"), ("rtk.cli.filters", "list_filters"), ("rtk.cli.recall", "recall_cmd"),
+    ("rtk.cli.config", "config_cmd"), ("rtk.cli.gain", "gain"), ("rtk.cli.init", "init"),
+    ("rtk.cli.hook_audit", "hook_audit"), ("rtk.cli.discover", "discover"),
+    ("rtk.cli.verify", "verify_cmd"), ("rtk.cli.trust", "trust_cmd"), ("rtk.cli.trust", "untrust_cmd"),
+)
 
 
 def attach_verbs() -> None:

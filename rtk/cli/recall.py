@@ -80,7 +80,16 @@ def human_size(size: int) -> str:
     return f"{value:.1f} GiB"
 
 
-@click.command(name="recall")
+RECALL_EPILOG = """\b
+Examples:
+  rtk recall 3f9a2c1b            # the id from a `[full output: rtk recall ID]` hint
+  rtk recall 3f9a2c1b --grep 'FAILED|Error' --tail 50
+  rtk recall --list
+\b
+Exit codes: 0; 1 no such entry or an unreadable store (one line); 2 usage error."""
+
+
+@click.command(name="recall", epilog=RECALL_EPILOG)
 @click.argument("entry_id", required=False)
 @click.option("--grep", "pattern", help="only lines matching this regular expression")
 @click.option("--head", type=int, help="only the first N lines")

@@ -22,7 +22,16 @@ def _project() -> tuple[str, list[str]]:
     return root, files
 
 
-@click.command(name="trust")
+TRUST_EPILOG = """\b
+Examples:
+  rtk trust            # review and trust this project's .rtk/filters.toml
+  rtk trust --yes      # in scripts
+  rtk trust --list
+\b
+Exit codes: 0; 1 nothing to trust or not confirmed (one line); 2 usage error."""
+
+
+@click.command(name="trust", epilog=TRUST_EPILOG)
 @click.option("--yes", "-y", is_flag=True, help="Trust without asking (for scripts).")
 @click.option("--list", "listing", is_flag=True, help="List the trusted filter files.")
 def trust_cmd(yes: bool, listing: bool) -> None:
@@ -52,7 +61,14 @@ def trust_cmd(yes: bool, listing: bool) -> None:
     click.echo(f"trusted {len(recorded)} file(s); their filters now apply in {root}")
 
 
-@click.command(name="untrust")
+UNTRUST_EPILOG = """\b
+Example:
+  rtk untrust          # this project's filters stop applying
+\b
+Exit codes: 0; 2 usage error."""
+
+
+@click.command(name="untrust", epilog=UNTRUST_EPILOG)
 def untrust_cmd() -> None:
     """Stop applying this project's filter files."""
     from rtk.filters import declarative

@@ -8,7 +8,15 @@ from __future__ import annotations
 import click
 
 
-@click.command(name="verify")
+VERIFY_EPILOG = """\b
+Examples:
+  rtk verify                 # every filter's inline tests, determinism, never larger
+  rtk verify --filter make
+\b
+Exit codes: 0 everything passed; 1 a test, a check or a filter file failed; 2 usage error."""
+
+
+@click.command(name="verify", epilog=VERIFY_EPILOG)
 @click.option("--filter", "only", metavar="NAME", help="Verify only this filter.")
 @click.option("--require-all", is_flag=True, help="Fail when a filter has no inline tests.")
 @click.pass_context
