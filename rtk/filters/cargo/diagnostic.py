@@ -6,8 +6,9 @@ one `line:col mark text` line, source lines and unlabelled markers go, a suggest
 (`|`/`+`/`~`) lines, not the old (`-`) ones. Without a recall store the frame keeps its marked
 source lines and marker lines as rustc printed them.
 Repeats of a lint (same level and message once the backticked names are masked) are folded into
-their first occurrence: the first is printed whole, the others become one location line each
-under a `(N more)` heading, printed at the next flush point (end of a crate's build).
+their first occurrence: the first is printed whole, the others become one line per distinct
+message (`warning: unexpected `cfg` condition name: `x` [unexpected_cfgs] (3 more): a.rs:1:2, ...`),
+printed at the next flush point (end of a crate's build).
 """
 from __future__ import annotations
 
@@ -142,30 +143,36 @@ class Group:
     diag: Diagnostic
     lint: str
     seen: set[str] = field(default_factory=set)
-    pending: list[tuple[str, list[str]]] = field(default_factory=list)
+    pending: list[tuple[str, str]] = field(default_factory=list)
+    printed: bool = True  # the first occurrence was printed whole
 
     def render(self) -> list[str]:
-        """Heading with the names all repeats share, then one line per location with the rest."""
-        first = BACKTICKS_RE.findall(self.diag.title)
-        varying = {i for _, spans in self.pending for i, span in enumerate(spans)
-                   if len(spans) != len(first) or span != first[i]}
-        parts = iter(range(len(first)))
-        title = BACKTICKS_RE.sub(lambda m: "`…`" if next(parts) in varying else m.group(0),
-                                 self.diag.title)
+        """One line per distinct message: its text, its lint, how many and every location.
+
+        Messages that differ only in a backticked name (`unexpected cfg condition name: X`) each
+        keep their own line, so no name is lost."""
+        by_title: dict[str, list[str]] = {}
+        for location, title in self.pending:
+            by_title.setdefault(title, []).append(location)
         lint = f" [{self.lint}]" if self.lint else ""
-        out = [f"{self.diag.level}{self.diag.code}: {title}{lint} ({len(self.pending)} more):"]
-        for location, spans in self.pending:
-            names = " ".join(span for i, span in enumerate(spans) if i in varying)
-            out.append(f"  {location} {names}".rstrip())
+        out = []
+        for title, locations in by_title.items():
+            n = len(locations)
+            count = f" ({n} more)" if self.printed and title == self.diag.title else f" (x{n})" if n > 1 else ""
+            out.append(f"{self.diag.level}{self.diag.code}: {title}{lint}{count}: {', '.join(locations)}")
         self.pending = []
         return out
 
 
 class Grouper:
-    """Remembers which lints were printed, folds their repeats into location lists."""
+    """Remembers which lints were printed, folds their repeats into location lists.
 
-    def __init__(self) -> None:
+    `fold_first`: the first occurrence is folded too (a `cargo test` run, where a warning is
+    context, not the task): every warning becomes one counted line with its locations."""
+
+    def __init__(self, fold_first: bool = False) -> None:
         self._groups: dict[tuple[str, str, str], Group] = {}
+        self._fold_first = fold_first
 
     def absorb(self, diag: Diagnostic) -> bool:
         """Fold `diag` into an earlier one of its kind (True), or remember it as the first (False).
@@ -177,12 +184,17 @@ class Grouper:
         if location is None or not diag.is_lint:
             return False
         group = self._groups.get(diag.key)
+        fold_first = self._fold_first and diag.level == "warning"
         if group is None:
-            self._groups[diag.key] = Group(diag, diag.lint_name(), {f"{location} {diag.title}"})
-            return False
+            group = Group(diag, diag.lint_name(), {f"{location} {diag.title}"}, printed=not fold_first)
+            self._groups[diag.key] = group
+            if not fold_first:
+                return False
+            group.pending.append((location, diag.title))
+            return True
         if f"{location} {diag.title}" not in group.seen:
             group.seen.add(f"{location} {diag.title}")
-            group.pending.append((location, BACKTICKS_RE.findall(diag.title)))
+            group.pending.append((location, diag.title))
         return True
 
     def is_repeat(self, diag: Diagnostic) -> bool:

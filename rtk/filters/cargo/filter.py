@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
 from rtk.filters.cargo import lines as L
 from rtk.filters.cargo.diagnostic import MAX_BLOCK_LINES, Diagnostic, Grouper
+from rtk.filters.cargo.panics import PanicBlocks
 from rtk.filters.cargo.testrun import BLOCK_NOISE, RESULT_RE, Backtrace, Tally, compact_panic
 
 MAIN, BLOCK, FAILURES, LIST, PROGRAM = "main", "block", "failures", "list", "program"
@@ -29,7 +30,8 @@ class CargoFilter(BaseFilter):
         self.sub = L.subcommand(self.ctx.argv)
         self.mode = MAIN
         self.tally = Tally()
-        self.grouper = Grouper()
+        self.grouper = Grouper(fold_first=self.sub == "test")
+        self.panics = PanicBlocks()
         self.diag: Diagnostic | None = None
         self.diag_stream = Stream.STDERR
         self.backtrace: Backtrace | None = None
@@ -91,17 +93,19 @@ class CargoFilter(BaseFilter):
         elif word == "Doc-tests" or (word == "Running" and not L.PROGRAM_RE.match(rest)):
             self.tally.suites += 1
         elif word == "Running":
-            self._running_program()
+            return [*self._flush(stream), *self._running_program(f"Running {rest}", stream)]
         return self._flush(stream) if word in ("Finished", "Running") else []
 
-    def _running_program(self) -> None:
-        """`Running `...``: rustc or a build script under -v before `Finished`, then the program."""
+    def _running_program(self, text: str, stream: Stream) -> list[Line]:
+        """`Running `...``: rustc or a build script under -v before `Finished`, then the program
+        (its line is kept: it names the binary the output below comes from)."""
         if not self.finished:
-            return
+            return []
         if self.sub == "run":
             self.mode = PROGRAM
-        else:
-            self.tally.suites += 1  # a test binary under `cargo test -v`
+            return [Line(text.strip(), stream)]
+        self.tally.suites += 1  # a test binary under `cargo test -v`
+        return []
 
     def _is_test_line(self, text: str) -> bool:
         return text == "failures:" or text.startswith(("test ", "---- ")) or L.is_noise(text) \
@@ -122,8 +126,8 @@ class CargoFilter(BaseFilter):
         return [] if L.is_noise(text) else [Line(text, stream)]
 
     def _build_line(self, text: str, stream: Stream) -> list[Line]:
-        if L.GENERATED_RE.match(text):
-            return self._flush(stream)
+        if L.GENERATED_RE.match(text):  # cargo's own count per target, and its `cargo fix` hint
+            return [*self._flush(stream), Line(text, stream)]
         if L.CARGO_FAILURE_RE.match(text):
             self.failure_seen = True
             return [*self._flush(stream), Line(text, stream)]
@@ -162,26 +166,38 @@ class CargoFilter(BaseFilter):
         self.test_name = match.group(1) if match else ""
         self.mode = BLOCK
         self.failure_seen = True
-        return [Line(text, stream)]
+        self.panics.open(text, self.test_name)
+        return []
 
     def _in_block(self, text: str, stream: Stream) -> list[Line]:
         out: list[Line] = []
         if self.backtrace is not None:
             frames = self.backtrace.feed(text)
             if frames is not None:
-                return [Line(frame, stream) for frame in frames]
+                return self._hold([Line(frame, stream) for frame in frames], stream)
             out.extend(self._end_backtrace(stream))
         if text == "failures:" or L.BLOCK_HEADER_RE.match(text) or RESULT_RE.match(text):
             self.mode = MAIN
-            return out + self._main(text, stream)
+            closed = self._close_block(out, stream, notes=not L.BLOCK_HEADER_RE.match(text))
+            return closed + self._main(text, stream)
         if text == "stack backtrace:":
             self.backtrace = Backtrace(keep_all=self.full)
         elif (diag := Diagnostic.start(text)) is not None:  # a doc-test that did not compile
             self.diag, self.diag_stream = diag, stream
-            return out
+            return [Line(t, stream) for t in self.panics.add([line.text for line in out], release=True)]
         if text and text not in BLOCK_NOISE and not text.startswith(L.CARGO_NOISE):
             out.append(Line(compact_panic(text, self.test_name), stream))
-        return out
+        return self._hold(out, stream)
+
+    def _hold(self, lines: list[Line], stream: Stream) -> list[Line]:
+        return [Line(text, stream) for text in self.panics.add([line.text for line in lines])]
+
+    def _close_block(self, lines: list[Line], stream: Stream, notes: bool) -> list[Line]:
+        texts = self.panics.add([line.text for line in lines]) + self.panics.close()
+        if notes:
+            texts += self.panics.notes()
+        self.elided |= self.panics.elided
+        return [Line(text, stream) for text in texts]
 
     def _end_backtrace(self, stream: Stream) -> list[Line]:
         backtrace, self.backtrace = self.backtrace, None
@@ -216,7 +232,7 @@ class CargoFilter(BaseFilter):
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._end_diagnostic()
-        out.extend(self._end_backtrace(self.test_stream))
+        out.extend(self._close_block(self._end_backtrace(self.test_stream), self.test_stream, notes=True))
         out.extend(self._end_list(self.test_stream))
         out.extend(self._flush(self.build_stream))
         if self.mode == PROGRAM:

@@ -1,0 +1,113 @@
+"""Failing tests' `---- name stdout ----` blocks, with repeated panics said once.
+
+A block is held until it ends (at most MAX_HELD lines, then it streams), so that
+- a panic repeated inside one block (quickcheck shrinking, a retry loop) is printed once with a
+  count: `(the same panic 3 more times)`;
+- a block whose panics were all printed for an earlier test is not printed again: its test is
+  named on one line when the blocks end, `same panic as a::b in 12 more tests: c, d, ...`.
+A panic is its `panicked at file:line:col:` line and message; the backtrace under a repeat goes
+(it is the same code path; the recall store keeps it).
+"""
+from __future__ import annotations
+
+PANIC_STARTS = ("panicked at ", "thread '")
+BACKTRACE_START = "stack backtrace:"
+MAX_HELD = 400
+
+
+def _entries(lines: list[str]) -> list[list[str]]:
+    """The block's lines cut at each panic: [lines before the first panic], [panic 1], ..."""
+    entries: list[list[str]] = [[]]
+    for text in lines:
+        if text.startswith(PANIC_STARTS) and " panicked at " in f" {text}":
+            entries.append([])
+        entries[-1].append(text)
+    return entries
+
+
+def _head(entry: list[str]) -> tuple[str, ...]:
+    """A panic without its backtrace: location line and message."""
+    head: list[str] = []
+    for text in entry:
+        if text == BACKTRACE_START:
+            break
+        head.append(text)
+    return tuple(head)
+
+
+class PanicBlocks:
+    """Holds the current block; remembers which panics earlier blocks printed."""
+
+    def __init__(self) -> None:
+        self.header = ""
+        self.lines: list[str] = []
+        self.held = False
+        self.elided = False
+        self._first_with: dict[tuple[tuple[str, ...], ...], str] = {}
+        self._repeats: dict[str, list[str]] = {}
+
+    def open(self, header: str, name: str) -> None:
+        self.header, self.name, self.lines, self.held = header, name, [], True
+
+    def add(self, texts: list[str], release: bool = False) -> list[str]:
+        """Lines of the open block; returned at once only once the block grew past MAX_HELD
+        (or `release`: something else must print now, so the block so far goes first)."""
+        if not self.held:
+            return texts
+        self.lines.extend(texts)
+        if len(self.lines) < MAX_HELD and not release:
+            return []
+        self.held = False
+        return [self.header, *self.lines]
+
+    def close(self) -> list[str]:
+        """The block as printed: whole, with in-block repeats counted, or nothing (a repeat)."""
+        if not self.held:
+            return []
+        self.held = False
+        entries = _entries(self.lines)
+        kept, signature = self._fold_inside(entries)
+        if len(signature) > 0:
+            first = self._first_with.setdefault(signature, self.name)
+            if first != self.name:
+                self._repeats.setdefault(first, []).append(self.name)
+                self.elided = True
+                return []
+        return [self.header, *kept]
+
+    def _fold_inside(self, entries: list[list[str]]) -> tuple[list[str], tuple[tuple[str, ...], ...]]:
+        kept = list(entries[0])
+        seen: dict[tuple[str, ...], int] = {}
+        order: list[tuple[str, ...]] = []
+        for entry in entries[1:]:
+            head = _head(entry)
+            if head in seen:
+                seen[head] += 1
+                self.elided = True
+                continue
+            seen[head] = 0
+            order.append(head)
+            kept.extend(entry)
+        folded = kept
+        for head in order:
+            if seen[head]:
+                at = _last_index_of_head(folded, head)
+                folded.insert(at, f"(the same panic {seen[head]} more time{'s' if seen[head] > 1 else ''})")
+        return folded, tuple(order)
+
+    def notes(self) -> list[str]:
+        """One line per panic that repeated across tests, once the blocks have ended."""
+        out = []
+        for first, names in self._repeats.items():
+            word = "test" if len(names) == 1 else "tests"
+            out.append(f"same panic as {first} in {len(names)} more {word}: {', '.join(names)}")
+        self._repeats = {}
+        return out
+
+
+def _last_index_of_head(lines: list[str], head: tuple[str, ...]) -> int:
+    """Where the count goes: right after the panic's message (before its backtrace)."""
+    for i in range(len(lines) - len(head) + 1):
+        if tuple(lines[i:i + len(head)]) == head:
+            return i + len(head)
+    return len(lines)
