@@ -37,6 +37,7 @@ class Group:
     pattern: re.Pattern[str]
     max_items: int
     max_groups: int
+    repeat_key_every: int = 50
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,8 @@ def _group(table: object, where: str) -> Group | None:
     if "key" not in pattern.groupindex:
         raise SpecError(f"{where}.group.pattern: needs a named group (?P<key>...)")
     return Group(pattern, max(2, int(checked.get("max_items", 20))),  # type: ignore[call-overload]
-                 max(1, int(checked.get("max_groups", 200))))  # type: ignore[call-overload]
+                 max(1, int(checked.get("max_groups", 200))),  # type: ignore[call-overload]
+                 int(checked.get("repeat_key_every", 50)))  # type: ignore[call-overload]
 
 
 def _section(table: object, where: str) -> Section:

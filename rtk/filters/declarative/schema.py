@@ -44,7 +44,7 @@ TABLE_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "replace": {"pattern": str, "replacement": str},
     "match_output": {"pattern": str, "message": str, "unless": str},
     "collapse": {"normalize": list, "min_count": int},
-    "group": {"pattern": str, "max_items": int, "max_groups": int},
+    "group": {"pattern": str, "max_items": int, "max_groups": int, "repeat_key_every": int},
     "counter": {"pattern": str, "sum": str},
 }
 TEST_FIELDS: dict[str, type | tuple[type, ...]] = {"name": str, "input": str, "expected": str,

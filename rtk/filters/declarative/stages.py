@@ -160,14 +160,19 @@ class Grouper:
 
     def finish(self) -> list[str]:
         out: list[str] = []
+        every = self.spec.repeat_key_every
         for key, bucket in self.buckets.items():
             out.append(f"{key} ({bucket.count})" if bucket.count > 1 else key)
-            out.extend(f"  {item}" for item in bucket.head)
+            items = [f"  {item}" for item in bucket.head]
             hidden = bucket.count - len(bucket.head) - len(bucket.tail)
             if hidden > 0:
                 self.elided = True
-                out.append("  " + lines_marker(hidden))
-            out.extend(f"  {item}" for item in bucket.tail)
+                items.append("  " + lines_marker(hidden))
+            items.extend(f"  {item}" for item in bucket.tail)
+            for i, item in enumerate(items):
+                if i and every and i % every == 0:
+                    out.append(f"{key} (continued)")  # a reader (or grep -A) keeps the file in view
+                out.append(item)
         out.extend(self.after)
         self.buckets, self.after = {}, []
         return out
