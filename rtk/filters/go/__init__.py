@@ -1,6 +1,7 @@
 """go: `go test`, `go build`, `go vet` (and `go run`, `go install`) as go prints them.
 
-Keeps: every failing test (`--- FAIL: name`) with all of its output (a passing test's output is
+Keeps: every failing test (`--- FAIL: name`) with its output (the first 50 lines and every
+`x_test.go:N:` line; the rest counted and recallable; a passing test's output is
 dropped, under `-v` too: it is held until the test's result is known), panics with the frames in
 the user's code (runtime and testing frames counted), every `FAIL pkg` line, build and vet
 diagnostics under their `# package` header (a message repeated on many lines of one file is

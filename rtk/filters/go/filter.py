@@ -8,7 +8,7 @@ from rtk.filters.go import lines as gl
 from rtk.filters.go.diagnostics import Runs
 from rtk.filters.go.panics import Trace
 
-HELD_PER_TEST = 200  # output lines held for one test under -v until its result is known
+FAILURE_LINES = 50  # output lines kept per failing test; its `x_test.go:N:` lines are always kept
 _NOTHING: tuple[Line, ...] = ()
 
 
@@ -22,6 +22,8 @@ class GoFilter(BaseFilter):
         self._runs = Runs()
         self._packages = {"ok": 0, "FAIL": 0, "no tests": 0}
         self._tests = {"passed": 0, "failed": 0, "skipped": 0}
+        self._shown = 0  # output lines printed since the last `--- FAIL`
+        self._cut = 0  # and the ones left out past FAILURE_LINES
         self._stream = Stream.STDOUT
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
@@ -53,6 +55,15 @@ class GoFilter(BaseFilter):
         return out + self._other(text)
 
     def _other(self, text: str) -> list[str]:
+        if gl.EVENT.match(text) or gl.RESULT.match(text) or gl.PANIC.match(text) or self._package_line(text):
+            return self._cut_marker() + self._event(text)
+        return self._event(text)
+
+    @staticmethod
+    def _package_line(text: str) -> bool:
+        return bool(gl.PKG_OK.match(text) or gl.PKG_FAIL.match(text) or gl.PKG_NO_TESTS.match(text))
+
+    def _event(self, text: str) -> list[str]:
         if (event := gl.EVENT.match(text)) is not None:
             self._test = event["test"]
             return []
@@ -72,7 +83,19 @@ class GoFilter(BaseFilter):
         if self._test is not None:
             self._hold(self._test, text)
             return []
-        return [text]
+        return [text] if self._show(text) else []
+
+    def _show(self, text: str) -> bool:
+        if self._shown < FAILURE_LINES or gl.TEST_LOCATION.match(text):
+            self._shown += 1
+            return True
+        self._cut += 1
+        self.elided = True
+        return False
+
+    def _cut_marker(self) -> list[str]:
+        cut, self._cut, self._shown = self._cut, 0, 0
+        return [elision_marker(cut, "output lines of this test")] if cut else []
 
     def _result(self, text: str, kind: str, test: str) -> list[str]:
         if kind == "FAIL":
@@ -108,7 +131,7 @@ class GoFilter(BaseFilter):
 
     def _hold(self, test: str, text: str) -> None:
         held = self._held.setdefault(test, [])
-        if len(held) < HELD_PER_TEST:
+        if len(held) < FAILURE_LINES or gl.TEST_LOCATION.match(text):
             held.append(text)
         else:
             self._held_over[test] = self._held_over.get(test, 0) + 1
@@ -123,7 +146,7 @@ class GoFilter(BaseFilter):
         return out
 
     def finish(self, exit_code: int) -> Iterable[Line]:
-        out = (self._trace.end() if self._trace else []) + self._runs.flush()
+        out = (self._trace.end() if self._trace else []) + self._runs.flush() + self._cut_marker()
         out += [t for test in list(self._held) for t in self._release(test)] if exit_code else []
         if summary := self._summary():
             out.append(summary)

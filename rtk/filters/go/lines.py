@@ -13,6 +13,7 @@ DIAG = re.compile(r"^(?:vet: )?(?P<file>[^\s:][^:]*\.go):(?P<line>\d+)(?::(?P<co
 PANIC = re.compile(r"^(?:panic: |fatal error: )")
 GOROUTINE = re.compile(r"^goroutine \d+ \[")
 FRAME_FILE = re.compile(r"^\t(?P<file>\S+\.(?:go|s)):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
+TEST_LOCATION = re.compile(r"^\s+(?:\S+_test\.go:\d+:|Error Trace:|Error:|Test:|Messages:)")
 LONE = frozenset({"PASS", "FAIL", "ok"})
 
 
