@@ -44,11 +44,37 @@ def test_counting_and_listing_modes_pass_through(argv: str) -> None:
     assert isinstance(filt, PassFilter) and out == ["src/a.py:3"]
 
 
+SESSION_LINES = [
+    'src/flask/sessions.py:172:        """The name of the session cookie."""',
+    'src/flask/sessions.py:173:        return app.config["SESSION_COOKIE_NAME"]',
+    'src/flask/app.py:190:            "SESSION_COOKIE_NAME": "session",']
+GROUPED = {"grep_grouped": 1}
+
+
+def test_by_default_each_line_keeps_its_location_as_grep_printed_it() -> None:
+    _, out = run("grep -rn SESSION src", SESSION_LINES)
+    assert out == ['src/flask/sessions.py:172:"""The name of the session cookie."""',
+                   'src/flask/sessions.py:173:return app.config["SESSION_COOKIE_NAME"]',
+                   'src/flask/app.py:190:"SESSION_COOKIE_NAME": "session",', "3 matches in 2 files"]
+
+
+def test_a_dash_in_a_path_is_not_a_context_line_without_context_options() -> None:
+    _, out = run("grep -rn x .", ["./src/x-1-y.py:3:x = 1"])
+    assert out == ["./src/x-1-y.py:3:x = 1"]
+
+
+def test_grouped_layout_prints_each_path_once() -> None:
+    _, out = run("grep -rn SESSION src", SESSION_LINES, GROUPED)
+    assert out == ["src/flask/sessions.py", '172: """The name of the session cookie."""',
+                   '173: return app.config["SESSION_COOKIE_NAME"]',
+                   'src/flask/app.py:190:"SESSION_COOKIE_NAME": "session",', "3 matches in 2 files"]
+
+
 def test_matches_are_grouped_under_their_file() -> None:
     _, out = run("grep -rn SESSION src", [
         'src/flask/sessions.py:172:        """The name of the session cookie."""',
         'src/flask/sessions.py:173:        return app.config["SESSION_COOKIE_NAME"]',
-        'src/flask/app.py:190:            "SESSION_COOKIE_NAME": "session",'])
+        'src/flask/app.py:190:            "SESSION_COOKIE_NAME": "session",'], GROUPED)
     assert out == ["src/flask/sessions.py", '172: """The name of the session cookie."""',
                    '173: return app.config["SESSION_COOKIE_NAME"]',
                    'src/flask/app.py:190:"SESSION_COOKIE_NAME": "session",', "3 matches in 2 files"]
@@ -59,14 +85,14 @@ def test_context_lines_keep_their_dash_and_paths_with_dashes_parse() -> None:
         "node_modules/body-parser/lib/types/json.js-11-",
         "node_modules/body-parser/lib/types/json.js:12:var bytes = require('bytes')",
         "node_modules/body-parser/lib/types/json.js-13-var debug = require('debug')('body-parser:json')",
-        "--"])
+        "--"], GROUPED)
     assert out == ["node_modules/body-parser/lib/types/json.js", "11- ", "12: var bytes = require('bytes')",
                    "13- var debug = require('debug')('body-parser:json')"]
 
 
 def test_a_long_run_keeps_head_and_tail_and_repeats_the_path() -> None:
     lines = [f"src/big.py:{n}:    x = {n}" for n in range(1, 201)]
-    filt, out = run("grep -rn x src", lines, {"grep_max_per_file": 80, "grep_tail_per_file": 20})
+    filt, out = run("grep -rn x src", lines, {"grep_max_per_file": 80, "grep_tail_per_file": 20, **GROUPED})
     assert out[0] == "src/big.py" and "1: x = 1" in out and "200: x = 200" in out
     assert "... 120 more lines in src/big.py (lines 61-180)" in out
     assert "src/big.py (cont.)" in out

@@ -1,4 +1,10 @@
-"""The grep/rg filter: groups consecutive lines of one file under its path, caps long runs."""
+"""The grep/rg filter: one file's run of lines at a time, capped, in grep's own or a grouped layout.
+
+The default layout is grep's `path:12:text` with the indentation dropped, so every location reads
+as grep printed it (`path:line:` is what people and scripts search for). `[limits] grep_grouped =
+1` prints the path once per file instead, then `12: text` lines (rg's `--heading` input always
+gives that layout); a file's name is then repeated every HEADER_EVERY lines.
+"""
 from __future__ import annotations
 
 from collections import deque
@@ -22,6 +28,7 @@ class GrepFilter(BaseFilter):
         super().__init__(ctx)
         self.opts = options
         self.paths = options.paths and not options.heading
+        self.grouped = options.heading or ctx.limit("grep_grouped", 0) == 1
         self.max_line = ctx.limit("grep_max_line", 400)
         per_file = ctx.limit("grep_max_per_file", 60)
         self.tail_size = min(ctx.limit("grep_tail_per_file", 15), per_file // 2)
@@ -68,7 +75,7 @@ class GrepFilter(BaseFilter):
             if hit is not None:
                 hit.path = self.current
             return hit
-        return parse(text, self.current, self.paths, self.opts.line_numbers)
+        return parse(text, self.current, self.paths, self.opts.line_numbers, self.opts.context)
 
     def _switch(self, path: str) -> list[Line]:
         """A new file: its name is printed with its second line (a one-line file stays one line)."""
@@ -81,7 +88,7 @@ class GrepFilter(BaseFilter):
         self.matches += hit.is_match
         self.count += 1
         rendered = self._render(hit)
-        if self.count == 1 and self.current:
+        if self.count == 1 and self.current and self.grouped:
             self.first = (f"{hit.num}{':' if hit.is_match else '-'}" if hit.num else "", rendered)
             return []
         if self.count <= self.head_size:
@@ -99,6 +106,9 @@ class GrepFilter(BaseFilter):
             body = cut_line(body, self.max_line, find_match(body, self.opts.pattern, self.ignore_case))
             self.elided = True
         sep = ":" if hit.is_match else "-"
+        if not self.grouped:
+            where = f"{hit.path}{sep}" if hit.path else ""
+            return f"{where}{hit.num}{sep}{body}" if hit.num else f"{where}{body}"
         return f"{hit.num}{sep} {body}" if hit.num else (f" {body}" if hit.is_match else f"- {body}")
 
     def _release_first(self) -> list[Line]:
@@ -109,7 +119,7 @@ class GrepFilter(BaseFilter):
 
     def _emit(self, rendered: str) -> list[Line]:
         out = []
-        if self.current and self.since_header >= HEADER_EVERY:
+        if self.grouped and self.current and self.since_header >= HEADER_EVERY:
             out.append(Line(f"{self.current} (cont.)"))
             self.since_header = 0
         self.since_header += 1

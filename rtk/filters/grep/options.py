@@ -107,6 +107,13 @@ class GrepOptions:
         return recursive or len(self.operands) > 1
 
     @property
+    def context(self) -> bool:
+        """-A/-B/-C (or their long forms): context lines `path-12-text` and `--` separators."""
+        return bool(self.short & {"A", "B", "C"}) or bool(self.long & {"--after-context", "--before-context",
+                                                                       "--context"}) \
+            or any(letter.isdigit() for letter in self.short)
+
+    @property
     def heading(self) -> bool:
         return self.rg and "--heading" in self.long
 
