@@ -20,7 +20,6 @@ except ImportError:  # not CPython: the json package does it all
 
 WHITESPACE = " \t\n\r"  # JSON's white space (json.decoder.WHITESPACE)
 _FAILED = object()
-CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}
 
 
 class _Settings:
@@ -31,7 +30,13 @@ class _Settings:
     object_pairs_hook = None
     parse_float = float
     parse_int = int
-    parse_constant = CONSTANTS.__getitem__
+    parse_constant = staticmethod(lambda name: _reject_constant(name))
+
+
+def _reject_constant(name: str) -> object:
+    """`NaN`, `Infinity`, `-Infinity` are not JSON: a payload holding them is refused, so that
+    no answer ever echoes them back (hosts' parsers reject them)."""
+    raise ValueError(f"{name} is not valid JSON")
 
 
 def _refuse(obj: object) -> object:
@@ -45,7 +50,7 @@ def loads(text: str) -> Any:
         return value
     import json
 
-    return json.loads(text)
+    return json.loads(text, parse_constant=_reject_constant)
 
 
 def dumps(obj: object, ensure_ascii: bool = True) -> str:
@@ -55,7 +60,7 @@ def dumps(obj: object, ensure_ascii: bool = True) -> str:
         return text
     import json
 
-    return json.dumps(obj, ensure_ascii=ensure_ascii, separators=(",", ":"))
+    return json.dumps(obj, ensure_ascii=ensure_ascii, separators=(",", ":"), allow_nan=False)
 
 
 def _scan(text: str) -> Any:
@@ -74,7 +79,7 @@ def _encode(obj: object, ensure_ascii: bool) -> str | None:
     if _json is None or isinstance(obj, str):
         return None
     escape = _json.encode_basestring_ascii if ensure_ascii else _json.encode_basestring
-    encoder = _json.make_encoder({}, _refuse, escape, None, ":", ",", False, False, True)
+    encoder = _json.make_encoder({}, _refuse, escape, None, ":", ",", False, False, False)
     try:
         return "".join(encoder(obj, 0))
     except (TypeError, ValueError, RecursionError):

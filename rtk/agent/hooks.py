@@ -5,9 +5,10 @@ fails open: whatever goes wrong (bad input, an engine error), the host reads its
 the exit status is 0, with at most one `rtk:` line on stderr. The decision itself is the rewrite
 engine's (spec/rewrite.md) with the host's permission rules; the shapes live in `hook_hosts`.
 
-Audit actions (`RTK_HOOK_AUDIT=1` or `[hooks] audit = true`): `rewrite` (exit 0, allowed), `ask` (exit 3, the host
-approves), `skip:deny_rule` (exit 2, the host's deny applies), `skip:defer` (exit 1: nothing rtk
-may rewrite, the command goes to the host unchanged), `skip:none` (already in rtk form).
+Audit actions (`RTK_HOOK_AUDIT=1` or `[hooks] audit = true`): `rewrite` (rewritten, answered
+allow), `ask` (rewritten, the host approves), `skip:deny_rule` (exit 2, the host's deny applies),
+`skip:defer` (nothing rtk may rewrite, or the host's rules would treat the rtk form differently:
+the command goes to the host unchanged), `skip:none` (already in rtk form).
 """
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ import os
 import sys
 import time
 
-from rtk.agent import hook_json
-from rtk.agent.hosts import HOSTS
+from rtk.agent import hook_json, program
+from rtk.agent.hosts import HOSTS, SKIP
 
 TYPE_CHECKING = False  # no `typing` (nor `json`, `re`) at start-up: this runs before every command
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     Decide = Callable[..., Decision]
 
 MAX_INPUT = 1024 * 1024
+MAX_COMMAND = 32 * 1024  # longer commands are left to the host (answer within 100 ms)
 BOM = b"\xef\xbb\xbf"
 USAGE = "usage: rtk hook claude|cursor|gemini|codex|copilot < payload.json; rtk hook check COMMAND"
 
@@ -99,12 +101,17 @@ def respond(host: Host, payload: Any, decide: Decide | None = None) -> Outcome:
     call = host.extract(payload) if isinstance(payload, dict) else None
     if call is None:
         return Outcome(host.no_opinion)
-    decision = (decide or _engine())(call.command, host.name, cwd=call.cwd)
+    if len(call.command) > MAX_COMMAND:  # the lexer would not answer within 100 ms
+        return Outcome(host.no_opinion, ("skip:defer", call.command, ""))
+    decision = (decide or _engine())(call.command, host.name, cwd=call.cwd, program=program.name())
     action = audit_action(decision.code, call.command, decision.command)
-    if action in ("rewrite", "ask"):
-        return Outcome(call.answer(decision.command, decision.code == 0),
-                       (action, call.command, decision.command))
-    return Outcome(host.no_opinion, (action, call.command, ""))
+    if action not in ("rewrite", "ask"):
+        return Outcome(host.no_opinion, (action, call.command, ""))
+    permission = host.permission(call, decision)
+    if permission == SKIP:
+        return Outcome(host.no_opinion, ("skip:defer", call.command, ""))
+    action = "rewrite" if permission == "allow" else "ask"
+    return Outcome(call.answer(decision.command, permission), (action, call.command, decision.command))
 
 
 def _engine() -> Decide:

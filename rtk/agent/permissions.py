@@ -1,241 +1,237 @@
-"""Host permission rules (Claude Code, Cursor, Gemini CLI) and the verdict over a command's segments.
+"""Host permission rules and the verdict over a command's segments (spec/rewrite.md, "Permissions").
 
 Deny if any segment matches a deny rule; else Ask if any matches an ask rule; else Allow if there
-is an allow rule and every non-empty segment matches one; else Default (spec/rewrite.md). rtk must
-never make a command more permitted than the host would, so matching follows the host's own
-semantics and errs towards "no match". A malformed settings file is skipped with one stderr line.
+is an allow rule and every segment is covered by one; else Default. rtk must never make a command
+more permitted than the host would, so the two readings of a command (`segments.Segment`: the
+words bash runs, the text as written) are combined to err towards "no": a deny or ask rule
+matches when it matches either reading (case-folded, with wrappers peeled); an allow rule covers
+only when it matches both, and never a command the lexer cannot attest. Malformed rules and
+settings files are skipped with one stderr line each. Files are read by `rule_files`.
 """
 from __future__ import annotations
 
 import os
-import sys
 
-TYPE_CHECKING = False  # no `typing` or `re` at start-up: regexes are built only when rules exist
+from rtk.agent import patterns, rule_files
+
+TYPE_CHECKING = False  # no `typing` or `re` at start-up: this runs before every agent command
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
-    Matcher = Callable[[str], bool]
-    Sections = dict[str, list["Rule"]]
+    from rtk.agent.patterns import Pattern
+    from rtk.agent.segments import Segment
 
 DENY, ASK, ALLOW, DEFAULT = "deny", "ask", "allow", "default"
+KINDS = (ALLOW, ASK, DENY)
 
 
 class Rule:
-    """One host rule as written (`Bash(git status)`) and its matcher over a segment's text."""
+    """One rule as written (`Bash(git status)`): `covers` (allow) and `blocks` (deny and ask)."""
 
-    __slots__ = ("matches", "text")
+    __slots__ = ("exact_words", "folded", "pattern", "text")
 
-    def __init__(self, text: str, matches: Matcher) -> None:
-        self.text, self.matches = text, matches
+    def __init__(self, text: str, pattern: Pattern, folded: Pattern | None = None) -> None:
+        self.text, self.pattern = text, pattern
+        self.folded = folded or pattern
+        self.exact_words = pattern.kind == "exact"
 
     def __repr__(self) -> str:
         return f"Rule({self.text!r})"
+
+    def covers(self, seg: Segment) -> bool:
+        """Allow: the words bash runs and the text as written both match (never a non-literal)."""
+        if not seg.literal:
+            return False
+        return self.pattern.test(seg.joined()) and self.pattern.test(seg.text)
+
+    def blocks(self, seg: Segment) -> bool:
+        """Deny or ask: any reading matches, case-folded; for a non-literal command, any command
+        starting with the certain text could match."""
+        if not seg.literal:
+            return any(self.folded.could_match(known.lower()) for known in (seg.known, seg.known_peeled()))
+        return any(self.folded.test(form.lower()) for form in seg.forms())
+
+
+class ArgvRule(Rule):
+    """A rule over argv tokens (Codex's `prefix_rule(pattern=[...])`): each position one word or a
+    set of alternatives, matched as a prefix of the argv."""
+
+    __slots__ = ("positions",)
+
+    def __init__(self, text: str, positions: Sequence[frozenset[str]]) -> None:
+        super().__init__(text, patterns.everything())
+        self.positions = tuple(positions)
+
+    def _argv_match(self, argv: Sequence[str]) -> bool:
+        return len(argv) >= len(self.positions) and all(
+            word in allowed for word, allowed in zip(argv, self.positions, strict=False))
+
+    def covers(self, seg: Segment) -> bool:
+        return seg.literal and self._argv_match(seg.words)
+
+    def blocks(self, seg: Segment) -> bool:
+        if seg.literal:
+            return self._argv_match(seg.words) or self._argv_match(seg.argv)
+        return any(self._could_match(known.split(" ")) for known in (seg.known, seg.known_peeled()))
+
+    def _could_match(self, known: list[str]) -> bool:
+        """The certain words agree with the pattern; the last one may be cut short."""
+        for k, (word, allowed) in enumerate(zip(known, self.positions, strict=False)):
+            last = k == len(known) - 1
+            if not (word in allowed or (last and any(a.startswith(word) for a in allowed))):
+                return False
+        return True
 
 
 class Rules:
     __slots__ = ("allow", "ask", "deny")
 
-    def __init__(self, allow: Sequence[Rule] = (), ask: Sequence[Rule] = (), deny: Sequence[Rule] = ()) -> None:
+    def __init__(self, allow: Sequence[Rule] = (), ask: Sequence[Rule] = (),
+                 deny: Sequence[Rule] = ()) -> None:
         self.allow, self.ask, self.deny = tuple(allow), tuple(ask), tuple(deny)
 
-    def verdict(self, segments: Iterable[str], peeled: Iterable[str] = ()) -> tuple[str, str]:
-        """(DENY|ASK|ALLOW|DEFAULT, one line saying why).
+    def __bool__(self) -> bool:
+        return bool(self.allow or self.ask or self.deny)
 
-        `peeled` are segments without their env prefix and wrappers (`timeout 9 git push` ->
-        `git push`): deny and ask rules see them too, allow rules never do (that would permit
-        more than the host)."""
-        segs = [s.strip() for s in segments if s.strip()]
-        strict = segs + [s.strip() for s in peeled if s.strip()]
+    def verdict(self, segments: Iterable[Segment]) -> tuple[str, str]:
+        """(DENY|ASK|ALLOW|DEFAULT, one line saying why)."""
+        segs = [seg for seg in segments if seg.words]
         for kind, rules in ((DENY, self.deny), (ASK, self.ask)):
-            for seg in strict:
-                if rule := _first(rules, seg):
-                    return kind, f"{kind} rule {rule.text} matches `{seg}`"
-        if not (self.allow or self.ask or self.deny):
+            for seg in segs:
+                if rule := next((r for r in rules if r.blocks(seg)), None):
+                    return kind, f"{kind} rule {rule.text} matches `{seg.text}`"
+        if not self:
             return DEFAULT, "no permission rules"
         if not self.allow:
             return DEFAULT, "no allow rules"
         for seg in segs:
-            if _first(self.allow, seg) is None:
-                return DEFAULT, f"no allow rule covers `{seg}`"
+            if not seg.literal:
+                return DEFAULT, f"`{seg.text}` has words rtk cannot attest"
+            if not any(rule.covers(seg) for rule in self.allow):
+                return DEFAULT, f"no allow rule covers `{seg.text}`"
         return (ALLOW, "allow rules cover every segment") if segs else (DEFAULT, "no segments")
 
-
-def _first(rules: Sequence[Rule], seg: str) -> Rule | None:
-    return next((rule for rule in rules if rule.matches(seg)), None)
+    def merged(self, other: Rules) -> Rules:
+        return Rules(self.allow + other.allow, self.ask + other.ask, self.deny + other.deny)
 
 
 def load(host: str | None, cwd: str | None = None, home: str | None = None) -> Rules:
-    """The rules `host` would apply in `cwd`; hosts without readable rules give empty Rules."""
+    """The rules `host` applies in `cwd`; a host without readable rules gives empty Rules."""
     home = home or os.path.expanduser("~")
-    if host == "claude":
-        return _claude(cwd or os.getcwd(), home)
-    if host == "cursor":
-        return _from_files([os.path.join(home, ".cursor", "cli-config.json")], _cursor_sections)
-    if host == "gemini":
-        return _from_files([os.path.join(home, ".gemini", "settings.json")], _gemini_sections)
-    return Rules()
+    cwd = cwd or os.getcwd()
+    loader = LOADERS.get(host or "")
+    return loader(cwd, home) if loader else Rules()
+
+
+def claude_config_dir(home: str) -> str:
+    return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
+
+
+def codex_home(home: str) -> str:
+    return os.environ.get("CODEX_HOME") or os.path.join(home, ".codex")
 
 
 def claude_files(cwd: str, home: str) -> list[str]:
-    """Project settings (nearest ancestor of cwd holding .claude/), then the user's."""
-    files = []
-    project = _nearest_with(os.path.abspath(cwd), ".claude")
+    """Managed settings, the project's (nearest ancestor of cwd holding .claude/), the user's."""
+    files = [rule_files.CLAUDE_MANAGED]
+    project = rule_files.nearest_with(os.path.abspath(cwd), ".claude")
     if project is not None:
         files += [os.path.join(project, ".claude", name) for name in ("settings.json", "settings.local.json")]
-    files += [os.path.join(home, ".claude", name) for name in ("settings.json", "settings.local.json")]
+    user = claude_config_dir(home)
+    files += [os.path.join(user, name) for name in ("settings.json", "settings.local.json")]
     seen: dict[str, str] = {}
     for path in files:
         seen.setdefault(os.path.realpath(path), path)
     return list(seen.values())
 
 
-def _nearest_with(path: str, name: str) -> str | None:
-    while True:
-        if os.path.isdir(os.path.join(path, name)):
-            return path
-        parent = os.path.dirname(path)
-        if parent == path:
-            return None
-        path = parent
-
-
 def _claude(cwd: str, home: str) -> Rules:
-    return _from_files(claude_files(cwd, home), _claude_sections)
+    return _from_json(claude_files(cwd, home), _claude_sections)
 
 
-def _from_files(paths: list[str], sections: Callable[[dict], Sections]) -> Rules:
-    merged: Sections = {ALLOW: [], ASK: [], DENY: []}
+def _codex(cwd: str, home: str) -> Rules:
+    """Claude-style deny and ask rules, and Codex's own `rules/*.rules` (forbidden and prompt both
+    mean: rtk steps aside, since `rtk X` would not match the rule the host checks)."""
+    claude = _claude(cwd, home)
+    found = rule_files.codex_rules(os.path.join(codex_home(home), "rules"))
+    deny = [ArgvRule(text, positions) for decision, text, positions in found if decision == "forbidden"]
+    ask = [ArgvRule(text, positions) for decision, text, positions in found if decision == "prompt"]
+    allow = [ArgvRule(text, positions) for decision, text, positions in found if decision == "allow"]
+    return Rules(allow, claude.ask + tuple(ask), claude.deny + tuple(deny))
+
+
+def _cursor(cwd: str, home: str) -> Rules:
+    return _from_json([os.path.join(home, ".cursor", "cli-config.json")], _cursor_sections)
+
+
+def _gemini(cwd: str, home: str) -> Rules:
+    files = [os.path.join(home, ".gemini", "settings.json")]
+    project = rule_files.nearest_with(os.path.abspath(cwd), ".gemini")
+    if project is not None and os.path.realpath(project) != os.path.realpath(home):
+        files.append(os.path.join(project, ".gemini", "settings.json"))
+    rules = _from_json(files, _gemini_sections)
+    policies = rule_files.gemini_policies(os.path.join(home, ".gemini", "policies"))
+    built = {kind: [_gemini_policy_rule(text, prefix) for text, prefix in policies[kind]] for kind in KINDS}
+    return rules.merged(Rules(built[ALLOW], built[ASK], built[DENY]))
+
+
+def _gemini_policy_rule(text: str, prefix: str | None) -> Rule:
+    pattern = patterns.everything() if prefix is None else patterns.parse_prefix(prefix)
+    assert pattern is not None
+    return Rule(text, pattern, patterns.parse_prefix(prefix.lower()) if prefix else None)
+
+
+def _from_json(paths: list[str], sections: Callable[[dict, str], dict[str, list[Rule]]]) -> Rules:
+    merged: dict[str, list[Rule]] = {ALLOW: [], ASK: [], DENY: []}
     for path in paths:
-        data = _read_json(path)
+        data = rule_files.read_json(path)
         if data is None:
             continue
         try:
-            found = sections(data)
+            found = sections(data, path)
         except TypeError as exc:
-            print(f"rtk: skipping malformed {path}: {exc}", file=sys.stderr)
+            rule_files.warn(f"skipping malformed {path}: {exc}")
             continue
         for kind, rules in found.items():
             merged[kind] += rules
-    return Rules(tuple(merged[ALLOW]), tuple(merged[ASK]), tuple(merged[DENY]))
+    return Rules(merged[ALLOW], merged[ASK], merged[DENY])
 
 
-def _read_json(path: str) -> dict | None:
-    if not os.path.exists(path):  # the usual case: no json decoding machinery loaded at all
-        return None
-    from rtk.agent import hook_json  # json.load without the json package's start-up cost
-
-    try:
-        with open(path, encoding="utf-8-sig") as f:
-            data = hook_json.loads(f.read())
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, RecursionError) as exc:
-        print(f"rtk: skipping malformed {path}: {exc}", file=sys.stderr)
-        return None
-    if not isinstance(data, dict):
-        print(f"rtk: skipping malformed {path}: expected a JSON object", file=sys.stderr)
-        return None
-    return data
-
-
-def _entries(data: dict, *keys: str) -> list[str]:
-    """The string list at data[keys...]; a missing key is empty, a wrong type is malformed."""
-    node: object = data
-    for key in keys:
-        if not isinstance(node, dict):
-            raise TypeError(f"'{'.'.join(keys)}' is not inside an object")
-        node = node.get(key)
-        if node is None:
-            return []
-    if not isinstance(node, list):
-        raise TypeError(f"'{'.'.join(keys)}' should be a list")
-    return [entry for entry in node if isinstance(entry, str)]
-
-
-def _tool_rules(entries: list[str], tool: str, build: Callable[[str], Matcher]) -> list[Rule]:
-    """Entries `TOOL` (everything) and `TOOL(pattern)`; other tools' entries are not ours."""
+def _tool_rules(entries: list[str], tool: str, parse: Callable[[str], Pattern | None],
+                path: str) -> list[Rule]:
+    """Entries `TOOL` (everything) and `TOOL(pattern)`; other tools' entries are not ours; a
+    malformed one (`Bash()`, `Bash(:*)`) is reported and ignored."""
     rules = []
     for entry in entries:
         text = entry.strip()
         if text == tool:
-            rules.append(Rule(text, _everything))
+            rules.append(Rule(text, patterns.everything()))
         elif text.startswith(tool + "(") and text.endswith(")"):
-            rules.append(Rule(text, build(text[len(tool) + 1:-1].strip())))
+            content = text[len(tool) + 1:-1]
+            pattern, folded = parse(content), parse(content.lower())
+            if pattern is None or folded is None:
+                rule_files.warn(f"ignoring malformed permission rule {text} in {path}")
+                continue
+            rules.append(Rule(text, pattern, folded))
     return rules
 
 
-def _claude_sections(data: dict) -> Sections:
-    return {kind: _tool_rules(_entries(data, "permissions", kind), "Bash", claude_matcher)
-            for kind in (ALLOW, ASK, DENY)}
+def _claude_sections(data: dict, path: str) -> dict[str, list[Rule]]:
+    return {kind: _tool_rules(rule_files.entries(data, "permissions", kind), "Bash", patterns.parse_claude,
+                              path) for kind in KINDS}
 
 
-def _cursor_sections(data: dict) -> Sections:
-    return {kind: _tool_rules(_entries(data, "permissions", kind), "Shell", cursor_matcher)
-            for kind in (ALLOW, DENY)}
+def _cursor_sections(data: dict, path: str) -> dict[str, list[Rule]]:
+    return {kind: _tool_rules(rule_files.entries(data, "permissions", kind), "Shell", patterns.parse_cursor,
+                              path) for kind in (ALLOW, DENY)}
 
 
-def _gemini_sections(data: dict) -> Sections:
-    return {ALLOW: _tool_rules(_entries(data, "tools", "allowed"), "run_shell_command", prefix_matcher),
-            DENY: _tool_rules(_entries(data, "tools", "exclude"), "run_shell_command", prefix_matcher)}
+def _gemini_sections(data: dict, path: str) -> dict[str, list[Rule]]:
+    def shell(*keys: str) -> list[Rule]:
+        return _tool_rules(rule_files.entries(data, *keys), "run_shell_command", patterns.parse_prefix, path)
+    return {ALLOW: shell("tools", "allowed") + shell("tools", "core"), DENY: shell("tools", "exclude")}
 
 
-def _everything(text: str) -> bool:
-    return True
-
-
-def claude_matcher(pattern: str) -> Matcher:
-    """Claude Code: `cmd:*` prefix at a word boundary, `*` a glob (`ls *` also matches bare `ls`),
-    anything else the exact command."""
-    if pattern in ("", "*", ":*"):
-        return _everything
-    if pattern.endswith(":*"):
-        return _prefix_or_glob(pattern[:-2].rstrip())
-    if "*" in pattern:
-        if pattern.endswith(" *"):
-            return _prefix_or_glob(pattern[:-2].rstrip())
-        return _regex_matcher(_glob(pattern))
-    exact = " ".join(pattern.split())
-    return lambda text: text == exact
-
-
-def cursor_matcher(pattern: str) -> Matcher:
-    """Cursor `Shell(base)`: the command base (prefix at a word boundary); `*` globs."""
-    if pattern.strip("*") == "":
-        return _everything
-    if "*" in pattern:
-        return _regex_matcher(_glob(pattern.replace("**", "*")))
-    return prefix_matcher(pattern)
-
-
-def prefix_matcher(prefix: str) -> Matcher:
-    """Gemini `run_shell_command(prefix)`: the command starts with prefix at a word boundary."""
-    if not prefix:
-        return _everything
-    return _word_prefix(" ".join(prefix.split()))
-
-
-def _prefix_or_glob(base: str) -> Matcher:
-    """`base` then nothing or white space and anything; `*` in base is a glob (regex, built then)."""
-    if "*" in base:
-        return _regex_matcher(_glob(base) + r"(?:\s.*)?")
-    return _word_prefix(base)
-
-
-def _word_prefix(base: str) -> Matcher:
-    r"""The regex `re.escape(base) + r"(?:\s.*)?"` (DOTALL, full match) without `re` (~6 ms to
-    import, before every agent command): `\s` is exactly `str.isspace`."""
-    size = len(base)
-    return lambda text: text.startswith(base) and (len(text) == size or text[size].isspace())
-
-
-def _glob(pattern: str) -> str:
-    import re
-
-    return ".*".join(re.escape(part) for part in pattern.split("*"))
-
-
-def _regex_matcher(regex: str) -> Matcher:
-    import re
-
-    compiled = re.compile(regex, re.DOTALL)
-    return lambda text: compiled.fullmatch(text) is not None
+LOADERS: dict[str, Callable[[str, str], Rules]] = {
+    "claude": _claude, "copilot": _claude, "codex": _codex, "cursor": _cursor, "gemini": _gemini,
+}

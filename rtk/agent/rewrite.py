@@ -10,9 +10,9 @@ import os
 import sys
 
 from rtk import paths
-from rtk.agent import permissions
-from rtk.shell import parse as shell
+from rtk.agent import permissions, segments
 from rtk.filters.registry import classify
+from rtk.shell import parse as shell
 
 TYPE_CHECKING = False  # `typing` costs ~3 ms at start-up, and this runs before every agent command
 if TYPE_CHECKING:
@@ -20,9 +20,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any
 
+    from rtk.agent.segments import Segment
     from rtk.config import Config
 
 MAX_DEPTH = 10
+MAX_COMMAND = 32 * 1024  # longer commands are left to the host: the answer must come within 100 ms
 NEVER = frozenset({"cd", "echo", "printf", "export", "source", ".", "set", "unset", "true", "false",
                    "test", "[", "sleep", "wait", "kill", "read", "sudo", "doas", "watch", "xargs"})
 DISPLAY_ONLY = frozenset({"cat", "head", "tail"})
@@ -39,13 +41,17 @@ class Decision:
     without importing dataclasses, whose `inspect` import costs more than the whole lexer.
     """
 
-    __slots__ = ("code", "command", "reasons")
+    __slots__ = ("code", "command", "reasons", "segments", "verdict")
     code: int
     command: str
     reasons: tuple[str, ...]
+    verdict: str  # the permission verdict (permissions.DENY, ASK, ALLOW or DEFAULT)
+    segments: tuple[Segment, ...]  # every simple command, as permission rules see it
 
-    def __init__(self, code: int, command: str, reasons: tuple[str, ...]) -> None:
-        for name, value in (("code", code), ("command", command), ("reasons", tuple(reasons))):
+    def __init__(self, code: int, command: str, reasons: tuple[str, ...], verdict: str = "default",
+                 found: tuple[Segment, ...] = ()) -> None:
+        for name, value in (("code", code), ("command", command), ("reasons", tuple(reasons)),
+                            ("verdict", verdict), ("segments", tuple(found))):
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -70,11 +76,10 @@ class Decision:
 class _Analysis:
     """What one script (or `bash -c` script) holds: permission segments, problems, insertions."""
 
-    __slots__ = ("disabled", "insertions", "peeled", "problems", "reasons", "rtk_seen", "segments")
+    __slots__ = ("disabled", "insertions", "problems", "reasons", "rtk_seen", "segments")
 
     def __init__(self, problems: list[str] | None = None) -> None:
-        self.segments: list[str] = []
-        self.peeled: list[str] = []  # segments without env prefix and wrappers: for deny/ask only
+        self.segments: list[Segment] = []
         self.problems: list[str] = problems or []
         self.insertions: list[int] = []
         self.reasons: list[str] = []
@@ -83,41 +88,44 @@ class _Analysis:
 
     def merge(self, other: _Analysis, prefix: str) -> None:
         self.segments += other.segments
-        self.peeled += other.peeled
         self.problems += other.problems
         self.reasons += [prefix + reason for reason in other.reasons]
         self.rtk_seen |= other.rtk_seen
         self.disabled |= other.disabled
 
 
-def decide(command: str, host: str | None = "claude", *, cwd: str | None = None) -> Decision:
-    """What a hook for `host` should do with `command` (host None: no permission rules)."""
+def decide(command: str, host: str | None = "claude", *, cwd: str | None = None,
+           program: str = "rtk") -> Decision:
+    """What a hook for `host` should do with `command` (host None: no permission rules); the
+    rewrite names rtk as `program` (an absolute path when `rtk` on PATH is another one)."""
     if not command.strip():
         return Decision(1, "", ("empty command",))
+    if len(command) > MAX_COMMAND:
+        return Decision(1, "", (f"command over {MAX_COMMAND} characters: deferred to the host",))
     found = _analyze(command, 0, True)
-    verdict, why = permissions.load(host, cwd).verdict(found.segments, found.peeled)
-    reasons = found.reasons
+    verdict, why = permissions.load(host, cwd).verdict(found.segments)
+    reasons, seen = found.reasons, (verdict, tuple(found.segments))
     if verdict == permissions.DENY:
-        return Decision(2, "", (*reasons, f"permissions ({host}): {why} -> exit 2"))
+        return Decision(2, "", (*reasons, f"permissions ({host}): {why} -> exit 2"), *seen)
     if _run_disabled():
-        return Decision(1, "", (*reasons, "RTK_DISABLED is set in the environment -> exit 1"))
+        return Decision(1, "", (*reasons, "RTK_DISABLED is set in the environment -> exit 1"), *seen)
     if found.disabled:
-        return Decision(1, "", (*reasons, f"{DISABLED_REASON} -> exit 1"))
+        return Decision(1, "", (*reasons, f"{DISABLED_REASON} -> exit 1"), *seen)
     if found.problems:
         problems = "; ".join(dict.fromkeys(found.problems))
-        return Decision(1, "", (*reasons, f"unattestable: {problems} -> exit 1"))
+        return Decision(1, "", (*reasons, f"unattestable: {problems} -> exit 1"), *seen)
     if not found.insertions and not found.rtk_seen:
-        return Decision(1, "", (*reasons, "nothing rtk improves -> exit 1"))
+        return Decision(1, "", (*reasons, "nothing rtk improves -> exit 1"), *seen)
     code = 0 if verdict == permissions.ALLOW else 3
-    return Decision(code, splice(command, found.insertions),
-                    (*reasons, f"permissions ({host}): {why} -> exit {code}"))
+    return Decision(code, splice(command, found.insertions, program),
+                    (*reasons, f"permissions ({host}): {why} -> exit {code}"), *seen)
 
 
-def splice(text: str, offsets: Sequence[int]) -> str:
+def splice(text: str, offsets: Sequence[int], program: str = "rtk") -> str:
     """`text` with `rtk ` inserted at every offset (the only edit a rewrite ever makes)."""
     out, last = [], 0
     for offset in sorted(set(offsets)):
-        out += [text[last:offset], "rtk "]
+        out += [text[last:offset], program + " "]
         last = offset
     out.append(text[last:])
     return "".join(out)
@@ -129,7 +137,6 @@ def _analyze(text: str, depth: int, downstream_ok: bool) -> _Analysis:
     for inner in script.substitutions:
         sub = _analyze(inner, depth + 1, False)
         found.segments += sub.segments
-        found.peeled += sub.peeled
     _walk_list(script.pipelines, downstream_ok, found, text, depth)
     return found
 
@@ -174,13 +181,11 @@ def _follows(arg: str) -> bool:
 def _simple(cmd: shell.Command, ok: bool, found: _Analysis, src: str, depth: int,
             reads_pipe: bool = False) -> None:
     seg = cmd.text(src)
-    found.segments.append(seg)
     if any(w.assigned_name == "RTK_DISABLED" for w in cmd.assignments):
         found.disabled = True
     words = cmd.words
     i, why = _peel(words, len(cmd.assignments), found)
-    if i is not None and 0 < i < len(words):
-        found.peeled.append(" ".join(w.text for w in words[i:]))
+    found.segments.append(segments.of_command(cmd, src, i))
     if i is None or i >= len(words):
         if why:
             found.reasons.append(f"`{seg}`: keep ({why})")

@@ -26,7 +26,9 @@ def write_files(home: Path, files: dict[str, Any]) -> None:
 
 def run_hook(host: str, data: bytes, extra_env: dict[str, str] | None = None,
              args: list[str] | None = None) -> subprocess.CompletedProcess[bytes]:
-    """`rtk hook HOST` exactly as an agent host runs it: payload on stdin, env and cwd inherited."""
+    """`rtk hook HOST` exactly as an agent host runs it: payload on stdin, env and cwd inherited,
+    and this rtk first on PATH (as `rtk init` expects), so rewrites name it `rtk`."""
     env = dict(os.environ, **(extra_env or {}))
+    env["PATH"] = os.path.dirname(rtk_executable()[0]) + os.pathsep + env.get("PATH", "")
     return subprocess.run([*rtk_executable(), "hook", *(args or [host])], input=data, check=False,
                           capture_output=True, env=env, timeout=60)

@@ -1,4 +1,6 @@
-"""rtk.agent.hook_json gives exactly what the json package gives: same values, same text, same errors."""
+"""rtk.agent.hook_json gives exactly what the json package gives: same values, same text, same errors,
+except that `NaN`, `Infinity` and `-Infinity` (not JSON) are refused both ways, so that a hook never
+echoes them back to a host."""
 from __future__ import annotations
 
 import json
@@ -11,11 +13,15 @@ from hypothesis import strategies as st
 from rtk.agent import hook_json
 
 values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
 JSON_CHARS = list(' \t\n\r\x0b{}[]:,"\\/0123456789.eE+-truefalsnNaIinfyxu\ufeff\ud800é日')
+
+
+def strict(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
 
 
 def outcome(call: Any, *args: Any, **kwargs: Any) -> tuple[str, str]:
@@ -34,7 +40,19 @@ def test_loads_of_any_document(value: Any, ascii_only: bool, indent: int | None,
 
 @given(st.text(st.sampled_from(JSON_CHARS), max_size=30))
 def test_loads_of_any_text(text: str) -> None:
-    assert outcome(hook_json.loads, text) == outcome(json.loads, text)
+    assert outcome(hook_json.loads, text) == outcome(json.loads, text, parse_constant=strict)
+
+
+@pytest.mark.parametrize("text", ["NaN", "[Infinity]", '{"a": -Infinity}', ' {"x": [1, NaN]} '])
+def test_loads_refuses_the_non_json_constants(text: str) -> None:
+    with pytest.raises(ValueError, match="not valid JSON"):
+        hook_json.loads(text)
+
+
+@pytest.mark.parametrize("value", [float("nan"), [float("inf")], {"a": float("-inf")}])
+def test_dumps_refuses_the_non_json_constants(value: Any) -> None:
+    with pytest.raises(ValueError):
+        hook_json.dumps(value)
 
 
 @given(values, st.booleans())
@@ -43,7 +61,7 @@ def test_dumps(value: Any, ascii_only: bool) -> None:
     assert hook_json.dumps(value, ensure_ascii=ascii_only) == expected
 
 
-@pytest.mark.parametrize("value", [{1: "int key"}, {"a": {1, 2}}, {"b": b"bytes"}, float("nan"), "just text"])
+@pytest.mark.parametrize("value", [{1: "int key"}, {"a": {1, 2}}, {"b": b"bytes"}, "just text"])
 def test_dumps_of_what_json_refuses_or_special_cases(value: Any) -> None:
     assert outcome(hook_json.dumps, value) == outcome(json.dumps, value, separators=(",", ":"))
 

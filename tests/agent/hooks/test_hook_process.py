@@ -49,17 +49,17 @@ def test_unknown_host_or_no_host_is_exit_0_with_one_stderr_line() -> None:
 def test_audit_log_lines(tmp_path: Path) -> None:
     audit_dir = tmp_path / "audit"
     env = {"RTK_HOOK_AUDIT": "1", "RTK_AUDIT_DIR": str(audit_dir)}
-    commands = ["git status", "git status > f", "rtk git status", "git log | head -2\necho 'a\\b'\r"]
+    commands = ["cargo test", "git status > f", "rtk git status", "git status", "cargo test || echo 'a\\b'\r"]
     for command in commands:
         assert run_hook("claude", payload(command), env).returncode == 0
     run_hook("claude", b"{}", env)  # no command: no decision, no line
     log = audit_dir / "hook-audit.log"
     lines = log.read_text().splitlines()
-    assert len(lines) == 4
+    assert len(lines) == 5
     fields = [line.split(" | ", 1)[1] for line in lines]
-    assert fields == ["ask | git status | rtk git status", "skip:defer | git status > f | ",
-                      "skip:none | rtk git status | ",
-                      "ask | git log \\| head -2\\necho 'a\\\\b'\\r | rtk git log \\| head -2\\necho 'a\\\\b'\\r"]
+    assert fields == ["ask | cargo test | rtk cargo test", "skip:defer | git status > f | ",
+                      "skip:none | rtk git status | ", "rewrite | git status | rtk git status",
+                      "ask | cargo test \\|\\| echo 'a\\\\b'\\r | rtk cargo test \\|\\| echo 'a\\\\b'\\r"]
     assert all(len(line.split(" | ")[0]) == len("2026-01-01T00:00:00") for line in lines)
     assert stat.S_IMODE(log.stat().st_mode) == 0o600
 
@@ -91,15 +91,15 @@ def test_audit_write_failure_is_one_stderr_line_and_still_answers(tmp_path: Path
 
 
 def test_hook_check_prints_every_host() -> None:
-    result = subprocess.run([sys.executable, "-m", "rtk", "hook", "check", "git", "status"],
+    result = subprocess.run([sys.executable, "-m", "rtk", "hook", "check", "cargo", "test"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0
     rows = [line.split(None, 2) for line in result.stdout.splitlines()]
-    assert [row[:2] for row in rows] == [[name, "ask"] for name in HOSTS]
+    assert [row[:2] for row in rows] == [[name, "rewrite" if name == "codex" else "ask"] for name in HOSTS]
     lines = {row[0]: row[2] for row in rows}
-    assert json.loads(lines["claude"])["hookSpecificOutput"]["updatedInput"] == {"command": "rtk git status"}
+    assert json.loads(lines["claude"])["hookSpecificOutput"]["updatedInput"] == {"command": "rtk cargo test"}
     assert json.loads(lines["cursor"])["permission"] == "ask"
-    assert json.loads(lines["copilot"])["modifiedArgs"] == {"command": "rtk git status"}
+    assert json.loads(lines["copilot"])["modifiedArgs"] == {"command": "rtk cargo test"}
     none = subprocess.run([sys.executable, "-m", "rtk", "hook", "check", "echo hi"],
                           capture_output=True, text=True, check=False).stdout
     assert "claude   skip:defer     (no output)" in none and "cursor   skip:defer     {}" in none
@@ -111,7 +111,7 @@ class Stdin:
 
 
 def test_engine_crash_fails_open(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    def broken(command: str, host: str | None = None, *, cwd: str | None = None) -> object:
+    def broken(command: str, host: str | None = None, *, cwd: str | None = None, program: str = "") -> object:
         raise RuntimeError("boom")
 
     for name in ("claude", "gemini"):
