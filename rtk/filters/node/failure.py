@@ -1,0 +1,53 @@
+"""One failure's body (vitest, jest, mocha): the lines an agent reads, capped, frames trimmed.
+
+Shared by the test-runner filters because their failure bodies are alike: a message, an
+expected/received diff, a code frame, a stack. Kept: every message and diff line (up to
+`MAX_LINES`, then one marker), the first `MAX_USER_FRAMES` frames in the user's code. Dropped:
+code frames (`  12 | source`, `     |   ^`), frames inside node_modules and node itself, blank lines.
+"""
+from __future__ import annotations
+
+import re
+
+from rtk.filters.node.frames import frame_location, is_foreign
+
+CODE_FRAME = re.compile(r"^\s*(?:>\s*)?\d*\s*[|│](?:\s|$)|^\s*[|│]\s*\^|^\s+\|\s*$")
+MAX_LINES = 40
+MAX_USER_FRAMES = 2
+
+
+class FailureBody:
+    """Decides, line by line, what of one failure's body is printed."""
+
+    def __init__(self, indent: str = "  ") -> None:
+        self.indent = indent
+        self.kept = 0
+        self.dropped_content = 0
+        self.user_frames = 0
+
+    def take(self, text: str) -> str | None:
+        """The line to print for `text` (re-indented), or None to drop it."""
+        stripped = text.strip()
+        if not stripped or CODE_FRAME.match(text):
+            return None
+        loc = frame_location(text)
+        if loc is not None:
+            if is_foreign(loc) or self.user_frames >= MAX_USER_FRAMES:
+                return None
+            self.user_frames += 1
+            return f"{self.indent}at {loc}" if "❯" in text else self.indent + stripped
+        self.kept += 1
+        if self.kept > MAX_LINES:
+            self.dropped_content += 1
+            return None
+        return self.indent + text.rstrip()[_common_indent(text):]
+
+    def closing(self) -> str | None:
+        if self.dropped_content:
+            return f"{self.indent}... {self.dropped_content:,} more lines of this failure"
+        return None
+
+
+def _common_indent(text: str) -> int:
+    """Strip up to 4 columns of the runner's own indentation, keep the message's own."""
+    return min(len(text) - len(text.lstrip()), 4)

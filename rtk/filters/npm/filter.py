@@ -1,0 +1,170 @@
+"""npm, pnpm, yarn and bun: installs summarised, scripts served by the filter of the tool they run.
+
+`npm install|ci|add|remove|update` (and the pnpm/yarn/bun equivalents): see pm.py.
+`npm test`, `npm run build`, `pnpm lint`, `yarn test`, `bun run x`: the script's command line is
+read from package.json (scripts.py) and each tool of the chain is served by its own filter
+(vitest, jest, mocha, eslint, prettier, biome, tsc, the JS builds, node; anything else: the
+generic filter), switching when the package manager's banner (`> vitest run`, `$ eslint .`) or
+the next tool's first line (` RUN  v4.1.12`, `Checking formatting...`) shows the next command
+started. Dropped (noise): the lifecycle banners (`> pkg@1.0.0 test`), the failure footers the
+package manager adds after a failing script (`npm error Lifecycle script ...`, `error Command
+failed with exit code 1.`, ` ELIFECYCLE  Test failed.`), `yarn run v1.22.22`, `Done in 1.2s.`,
+and the install progress pnpm prints when it checks dependencies before a script.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import shlex
+from collections.abc import Iterable, Mapping
+
+from rtk.filters.base import BaseFilter, Filter, FilterContext, Line, Stream, strip_ansi
+from rtk.filters.npm import route
+from rtk.filters.npm.pm import NOISE as INSTALL_NOISE
+from rtk.filters.npm.pm import PackageManagerOutput
+from rtk.filters.npm.scripts import script_command
+
+INSTALL_VERBS = frozenset({"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal",
+                           "isntall", "add", "ci", "clean-install", "ic", "install-clean", "uninstall", "un",
+                           "unlink", "remove", "rm", "r", "update", "up", "upgrade", "udpate", "prune",
+                           "dedupe", "ddp", "link", "ln"})
+BANNER_HEAD = re.compile(r"^> \S+@\S* [\w:.-]+(?: \S.*)?$")  # `> pathe@2.0.3 test` (+ pnpm's path)
+BANNER_COMMAND = re.compile(r"^(?:> |\$ )(?P<command>\S.*)$")
+_FOOTER_PATTERNS = (
+    (r"^npm (?:error|ERR!) (?:Lifecycle script|code \d+$|path |workspace |location |command (?:failed|sh -c)|"
+     r"errno |Exit status|Failed at the|This is probably not a problem|A complete log of this run)"),
+    r"^error Command failed with exit code \d+\.$", r"^info Visit https://yarnpkg\.com/en/docs/cli/run",
+    r"^yarn run v\d", r"^Done in [\d.]+m?s\.$", r"^error: script \"[^\"]+\" exited with code \d+",
+    r"^\s*ELIFECYCLE\s", r"^\s*ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL", r"^npm warn Unknown (?:env|project|user) config",
+)
+FOOTER = re.compile("|".join(_FOOTER_PATTERNS))
+INSTALL_OUTPUT = "install"  # the inner filter for the package manager's own lines
+_NOTHING: tuple[Line, ...] = ()
+
+
+class ScriptFilter(BaseFilter):
+    """A package manager run: install output, or a script served by its tools' filters."""
+
+    def __init__(self, ctx: FilterContext, planned: list[str], install: bool) -> None:
+        super().__init__(ctx)
+        self._planned = planned  # the filter of each command of the script's chain, when known
+        self._inner: Filter | None = None
+        self._inner_name = ""
+        self._after_banner = False
+        self._finished: list[Filter] = []
+        self._install_only = install
+        if install or planned:
+            self._switch_to(INSTALL_OUTPUT if install else planned[0])
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        if self._install_only:
+            return self._inner_feed(line, stream)
+        text = strip_ansi(line).rstrip()
+        if self._after_banner and (command := BANNER_COMMAND.match(text)) is not None:
+            self._after_banner = False
+            return self._banner_command(command["command"])
+        self._after_banner = False
+        if BANNER_HEAD.match(text):
+            self._after_banner = True
+            return _NOTHING
+        if text.startswith("$ ") and BANNER_COMMAND.match(text):
+            return self._banner_command(text[2:])
+        if FOOTER.search(text) or INSTALL_NOISE.search(text):
+            return _NOTHING
+        out = self._maybe_switch(text)
+        out.extend(self._inner_feed(line, stream))
+        return out
+
+    def _banner_command(self, command: str) -> list[Line]:
+        """The script's command: its first tool's filter serves what follows. A nested script
+        (`pnpm lint && vitest run`) names no tool yet: its own banner will."""
+        names = route.filters_for(command)
+        return self._switch_to(names[0] if names and names[0] != "npm" else INSTALL_OUTPUT)
+
+    def _maybe_switch(self, text: str) -> list[Line]:
+        started = route.output_starts(text)
+        if started is None or started == self._inner_name:
+            return []
+        if self._planned and started not in self._planned and self._inner_name not in ("", "generic"):
+            return []  # another tool's look-alike line inside this tool's output
+        return self._switch_to(started)
+
+    def _switch_to(self, name: str) -> list[Line]:
+        if name == self._inner_name:
+            return []
+        out = self._close_inner(0)
+        self._inner = InstallFilter(self.ctx) if name == INSTALL_OUTPUT else _load(name or "generic", self.ctx)
+        self._inner_name = name
+        return out
+
+    def _close_inner(self, exit_code: int) -> list[Line]:
+        inner, self._inner = self._inner, None
+        if inner is None:
+            return []
+        self._finished.append(inner)
+        return list(inner.finish(exit_code))
+
+    def _inner_feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        if self._inner is None:
+            if not line.strip():
+                return _NOTHING
+            self._switch_to(INSTALL_OUTPUT)
+        assert self._inner is not None
+        return self._inner.feed(line, stream)
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        out = self._close_inner(exit_code)
+        self.failure_seen = any(f.failure_seen for f in self._finished)
+        self.elided = any(f.elided for f in self._finished)
+        return out
+
+    def progress(self) -> Mapping[str, int]:
+        return self._inner.progress() if self._inner is not None else {}
+
+
+class InstallFilter(BaseFilter):
+    """The package manager's own output (an install, or what it prints around a script)."""
+
+    def __init__(self, ctx: FilterContext) -> None:
+        super().__init__(ctx)
+        self._output = PackageManagerOutput()
+
+    def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        return self._output.feed(strip_ansi(line).rstrip(), stream)
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        out = self._output.summary()
+        self.failure_seen, self.elided = self._output.failure_seen, self._output.elided
+        return out
+
+
+def _load(name: str, ctx: FilterContext) -> Filter:
+    from rtk.filters.registry import load
+
+    return load(name, ctx)
+
+
+def plan(argv: list[str], cwd: str) -> tuple[list[str], bool]:
+    """The filters a script's chain needs (empty when unknown), and whether this is an install."""
+    manager = os.path.basename(argv[0]) if argv else ""
+    verb = next((w for w in argv[1:] if not w.startswith("-")), "")
+    if manager == "yarn" and not verb:
+        return [], True  # a bare `yarn` installs
+    if verb in INSTALL_VERBS:
+        return [], True
+    command = script_command(argv, cwd)
+    if command is None:
+        direct = route.tool_filter(shlex.join(argv[1:])) if manager in ("pnpm", "yarn", "bun") else ""
+        return ([direct] if direct not in ("", "generic", "npm") else []), False
+    return [n for n in route.filters_for(command) if n != "npm"], False
+
+
+def create(ctx: FilterContext) -> ScriptFilter:
+    argv = list(ctx.argv)
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = "."
+    planned, install = plan(argv, cwd)
+    return ScriptFilter(dataclasses.replace(ctx), planned, install)
