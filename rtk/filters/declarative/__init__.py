@@ -35,6 +35,7 @@ INDEX_VERSION = 4
 HOT_PATHS = ("hook", "rewrite")
 SOURCE_RANK = {"project": 0, "user": 1, "built-in": 2}
 _parts: dict[str, dict[str, object]] = {}
+_hot_index: list[dict[str, object]] = []
 _serves_cache: dict[tuple[int, ...], tuple[Serves, ...]] = {}
 _warned = False
 
@@ -52,7 +53,10 @@ class WordPattern:
         self.program, self.positions, self.open_end, self.rewrite = program, positions, open_end, rewrite
 
     def matches(self, words: Sequence[str]) -> bool:
-        if not words or os.path.basename(words[0]) not in self.program:
+        if not words:
+            return False
+        first = words[0]
+        if (os.path.basename(first) if "/" in first else first) not in self.program:
             return False
         i = 1
         for allowed in self.positions:
@@ -82,7 +86,7 @@ class CommandRegex:
     def matches(self, words: Sequence[str]) -> bool:
         if not words:
             return False
-        first = os.path.basename(words[0])
+        first = os.path.basename(words[0]) if "/" in words[0] else words[0]
         if self.prefixes is not None and not first.startswith(self.prefixes):
             return False
         if self._compiled is None:
@@ -242,11 +246,24 @@ def load_part(part: str, root: str | None = None) -> dict[str, object]:
 
 
 def load_index(start: str | None = None) -> list[dict[str, object]]:
+    """The parts that apply in `start` (the working directory). A hook or rewrite process is
+    one-shot, so it checks the files once; any other process re-checks them on every call."""
+    if start is None and _hot_index:
+        return _hot_index
     parts = [load_part("built-in"), load_part("user")]
     root = project_root(start)
     if root is not None:
         parts.append(load_part("project", root))
+    if start is None and sys.argv[1:2] and sys.argv[1] in HOT_PATHS:
+        _hot_index[:] = parts
     return parts
+
+
+def reset_cache() -> None:
+    """Forget what this process has read (tests that edit filter files in-process)."""
+    _parts.clear()
+    _serves_cache.clear()
+    _hot_index.clear()
 
 
 # --- what the registry asks -----------------------------------------------------------------
