@@ -60,7 +60,7 @@ class DeclarativeFilter(BaseFilter):
         if stream is _STDERR and not self.spec.filter_stderr:
             return (_line((line, stream)),)
         if self.active is not None:
-            kept = self.active.feed(line)
+            kept = self.active.feed(line)  # type: ignore[operator]
             if not kept:
                 return ()
             return (_new(Line, (kept[0], _STDOUT)),) if len(kept) == 1 else [_line((t, _STDOUT)) for t in kept]

@@ -8,6 +8,8 @@ line comes last.
 """
 from __future__ import annotations
 
+import re
+
 from rtk.filters.base import strip_ansi
 
 from .pattern import LINE_CAP
@@ -31,8 +33,9 @@ class RulePipeline:
         window = (rules.head, rules.tail, rules.max_lines)
         self.window = Window(*window) if window != (None, None, None) else None
         self.plain = self.collapse is None and self.group is None and self.window is None
-        if not self.counts and not rules.sections:
-            self.feed = self._fast_feed()  # type: ignore[method-assign]
+        starts = [section.start.pattern for section in rules.sections]
+        self.any_start = re.compile("|".join(f"(?:{p})" for p in starts)).search if starts else None
+        self.feed = self._fast_feed()  # type: ignore[method-assign]
 
     @property
     def elided(self) -> bool:
@@ -44,7 +47,10 @@ class RulePipeline:
         rules = self.rules
         if rules.strip_ansi and "\x1b" in text:
             text = strip_ansi(text)
-        for pattern, template in rules.replace:
+        return self._replace(text)
+
+    def _replace(self, text: str) -> str:
+        for pattern, template in self.rules.replace:
             if len(text) > LINE_CAP:
                 text = pattern.sub(template, text[:LINE_CAP]) + text[LINE_CAP:]
             else:
@@ -56,10 +62,16 @@ class RulePipeline:
         return self.feed_prepared(self.prepare(text))
 
     def _fast_feed(self) -> object:
-        """`feed` as one closure for the common shape (no counters, no sections): the per-line
-        cost is what bounds the engine's throughput, so the stages are inlined here."""
+        """`feed` as one closure: the per-line cost is what bounds the engine's throughput, so
+        the common stages are inlined here. Counters are counted inline; a line that opens a
+        section (or any line while one is open) takes the general path, `feed_prepared`."""
         rules = self.rules
         ansi, replace = rules.strip_ansi, rules.replace
+        counters = [(name, c.pattern.search) for name, c in rules.counters.items() if c.sum_group is None]
+        slow_counters = len(counters) != len(rules.counters)
+        counts = self.counts
+        any_start = self.any_start
+        general = self.feed_prepared
         strip = rules.strip.search if rules.strip is not None else None
         keep = rules.keep_only.search if rules.keep_only is not None else None
         limit = rules.truncate_at
@@ -67,12 +79,19 @@ class RulePipeline:
         if self.collapse is None and self.group is None and self.window is not None and limit is None:
             stages = self.window.feed  # type: ignore[assignment]
         plain = self.plain and limit is None
-        prepare = self.prepare
+        prepare = self._replace
 
         def feed(text: str) -> list[str] | tuple[str, ...]:
-            if ansi or replace:
+            if ansi and "\x1b" in text:
+                text = strip_ansi(text)
+            if replace:
                 text = prepare(text)
             probe = text if len(text) <= LINE_CAP else text[:LINE_CAP]
+            if slow_counters or self.section is not None or any_start is not None and any_start(probe):
+                return general(text)
+            for name, search in counters:
+                if search(probe) is not None:
+                    counts[name] += 1
             if strip is not None and strip(probe) is not None:
                 return ()
             if keep is not None and keep(probe) is None:
