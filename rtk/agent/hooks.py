@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     Decide = Callable[..., Decision]
 
 MAX_INPUT = 1024 * 1024
-MAX_COMMAND = 32 * 1024  # longer commands are left to the host (answer within 100 ms)
+MAX_COMMAND = 4 * 1024  # longer commands are left to the host (answer within 100 ms)
 BOM = b"\xef\xbb\xbf"
 USAGE = "usage: rtk hook claude|cursor|gemini|codex|copilot < payload.json; rtk hook check COMMAND"
 

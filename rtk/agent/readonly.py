@@ -58,6 +58,8 @@ def copilot_covers(command: str, segments: Sequence[Segment], cwd: str) -> bool:
 def _simple_structure(command: str) -> bool:
     """No subshell or brace group, no background `&`, nothing the lexer flagged, and only
     redirections Claude accepts (fd duplication, /dev/null)."""
+    if not any(ch in command for ch in "&({<>"):  # nothing to look for: spare a second lexing
+        return True
     script = parse(command)
     if script.problems:
         return False

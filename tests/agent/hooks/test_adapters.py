@@ -171,3 +171,14 @@ def test_lone_surrogate_in_answer_stays_valid_json() -> None:
     text = hooks.render({"updated_input": {"command": "rtk echo \ud800"}})
     assert text.endswith("\n") and "\\ud800" in text
     text.encode("utf-8")
+
+
+@pytest.mark.parametrize("host", list(HOSTS))
+def test_a_huge_command_is_left_to_the_host_without_lexing(host: str) -> None:
+    """100,000 words would take the lexer seconds: past the cap the engine is not even asked."""
+    command = "git status " + " ".join(f"w{i}" for i in range(100_000))
+    engine = Engine(3, "rtk " + command)
+    outcome = hooks.respond(HOSTS[host], HOSTS[host].sample(command, "/p"), engine)
+    assert outcome.answer == HOSTS[host].no_opinion
+    assert outcome.audit is not None and outcome.audit[0] == "skip:defer"
+    assert engine.calls == []
