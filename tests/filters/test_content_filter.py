@@ -8,7 +8,7 @@ import pytest
 from rtk.filters.base import FilterContext, Stream
 from rtk.filters.content import SERVES, create
 from rtk.filters.content.filter import PassFilter
-from rtk.filters.content.sed import sed_print_range
+from rtk.filters.content import sed_print_range
 
 LIMITS = {"content_max_lines": 50, "content_head_lines": 10, "content_tail_lines": 5}
 

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 class NotFollowing(Words):
     """`tail` that ends: `-f`, `-F` and `--follow` stream forever and must stay raw."""
 
+    __slots__ = ()
+
     def matches(self, words: Sequence[str]) -> bool:
         return super().matches(words) and not any(
             w.startswith("--follow") or (w.startswith("-") and not w.startswith("--") and ("f" in w or "F" in w))
@@ -30,12 +32,60 @@ class NotFollowing(Words):
 class SedPrint(Words):
     """`sed -n` with a line-printing script (`'10,20p'`, `'/re/p'`): it prints part of a file."""
 
+    __slots__ = ()
+
     def matches(self, words: Sequence[str]) -> bool:
         if not super().matches(words):
             return False
-        from rtk.filters.content.sed import sed_print_range  # stdlib-only, no `re`
-
         return sed_print_range(words) is not None
+
+
+def sed_print_range(argv: Sequence[str]) -> tuple[int, list[str]] | None:
+    """(first printed line number or 0 when unknown, files) for a print-only `sed -n`, else None."""
+    quiet = False
+    scripts: list[str] = []
+    files: list[str] = []
+    args = list(argv[1:])
+    while args:
+        arg = args.pop(0)
+        if arg in ("-n", "--quiet", "--silent"):
+            quiet = True
+        elif arg in ("-e", "--expression") and args:
+            scripts.append(args.pop(0))
+        elif arg.startswith("--expression="):
+            scripts.append(arg.split("=", 1)[1])
+        elif arg.startswith("-") and arg != "-":
+            if set(arg[1:]) - {"n", "s", "u", "E", "r", "e"} or ("e" in arg and not arg.endswith("e")):
+                return None
+            quiet |= "n" in arg
+            if arg.endswith("e") and args:
+                scripts.append(args.pop(0))
+        elif not scripts and not files and not _has_e(argv):
+            scripts.append(arg)
+        else:
+            files.append(arg)
+    if not quiet or len(scripts) != 1:
+        return None
+    first = _print_start(scripts[0].strip())
+    return None if first is None else (first, files)
+
+
+def _has_e(argv: Sequence[str]) -> bool:
+    return any(a in ("-e", "--expression") or a.startswith("--expression=")
+               or (a.startswith("-") and not a.startswith("--") and a.endswith("e")) for a in argv[1:])
+
+
+def _print_start(script: str) -> int | None:
+    """`10,20p` -> 10, `5p` -> 5, `/re/p` or `/a/,/b/p` -> 0 (unknown); anything else -> None."""
+    if not script.endswith("p") or ";" in script or "\n" in script or "{" in script:
+        return None
+    address = script[:-1].strip()
+    if address.startswith("/") and address.count("/") in (2, 4) and "\\" not in address:
+        return 0
+    start, _, end = address.partition(",")
+    if start.strip().isdigit() and (not end or end.strip().isdigit() or end.strip() == "$"):
+        return int(start)
+    return None
 
 
 SERVES = Serves("content", "cat|head|tail|sed -n 'A,Bp' FILE (file contents)",
@@ -45,4 +95,5 @@ SERVES = Serves("content", "cat|head|tail|sed -n 'A,Bp' FILE (file contents)",
 def create(ctx: FilterContext) -> Filter:
     from rtk.filters.content.filter import create as build
 
-    return build(ctx)
+    is_sed = bool(ctx.argv) and ctx.argv[0].rsplit("/", 1)[-1] == "sed"
+    return build(ctx, sed_print_range(ctx.argv) if is_sed else None)

@@ -5,7 +5,7 @@ from collections import deque
 from collections.abc import Iterable
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream
-from rtk.filters.content.origin import Origin, understood
+from rtk.filters.content.origin import Origin, SedRange, understood
 
 MAX_SHOWN_LINE = 2000  # a minified line in the shown part is cut here, with a count
 NOTHING: tuple[Line, ...] = ()
@@ -18,9 +18,9 @@ class PassFilter(BaseFilter):
 class ContentFilter(BaseFilter):
     lossless = True  # a file's text is content, never noise: no raw tail on failure either
 
-    def __init__(self, ctx: FilterContext) -> None:
+    def __init__(self, ctx: FilterContext, sed: SedRange | None = None) -> None:
         super().__init__(ctx)
-        self.origin = Origin(ctx.argv)
+        self.origin = Origin(ctx.argv, sed)
         self.max_lines = ctx.limit("content_max_lines", 2000)
         self.max_bytes = ctx.limit("content_max_bytes", 256 * 1024)
         self.head_size = min(ctx.limit("content_head_lines", 200), self.max_lines)
@@ -73,5 +73,6 @@ class ContentFilter(BaseFilter):
         return out
 
 
-def create(ctx: FilterContext) -> BaseFilter:
-    return ContentFilter(ctx) if understood(ctx.argv) else PassFilter(ctx)
+def create(ctx: FilterContext, sed: SedRange | None = None) -> BaseFilter:
+    """`sed`: what the package's `sed_print_range` read from a sed command line (None otherwise)."""
+    return ContentFilter(ctx, sed) if understood(ctx.argv, sed) else PassFilter(ctx)

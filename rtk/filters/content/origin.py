@@ -11,15 +11,17 @@ import os
 import shlex
 from collections.abc import Sequence
 
-from rtk.filters.content.sed import sed_print_range
-
 CAT_FLAGS = frozenset("AbeEnstTuv")
 HEAD_VALUE = ("-n", "-c", "--lines", "--bytes")
 
 
+SedRange = tuple[int, list[str]]  # (first line printed, 0 when unknown; the files)
+
+
 class Origin:
-    def __init__(self, argv: Sequence[str]) -> None:
+    def __init__(self, argv: Sequence[str], sed: SedRange | None = None) -> None:
         self.argv = list(argv)
+        self.sed = sed
         self.start, self.file = self._locate()
         self.numbered = self._prog == "cat" and any(
             a.startswith("-") and not a.startswith("--") and set(a[1:]) & {"n", "b"} for a in argv[1:])
@@ -31,7 +33,7 @@ class Origin:
     def _locate(self) -> tuple[int, str | None]:
         prog = self._prog
         if prog == "sed":
-            found = sed_print_range(self.argv)
+            found = self.sed
             if found and found[0] and len(found[1]) == 1:
                 return found[0], found[1][0]
             return 1, None
@@ -63,11 +65,11 @@ def _operands(args: Sequence[str], with_value: Sequence[str]) -> list[str]:
     return files
 
 
-def understood(argv: Sequence[str]) -> bool:
+def understood(argv: Sequence[str], sed: SedRange | None) -> bool:
     """Options whose output is still the file's lines (no NUL separators, no following)."""
     prog = os.path.basename(argv[0]) if argv else ""
     if prog == "sed":
-        return sed_print_range(argv) is not None
+        return sed is not None
     for arg in argv[1:]:
         if arg == "--":
             break

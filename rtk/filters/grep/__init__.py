@@ -1,13 +1,13 @@
-"""grep and rg: matches grouped by file, every match kept with its line number.
+"""grep and rg: every match kept with its location, indentation dropped, long runs capped.
 
-`path:12:text` lines become the path once, then `12: text` per match (`11- text` for context
-lines), with the text's indentation dropped; the path is repeated after every 50 lines of one
-file, so a location is never far from its file. A file with more matches than the limit
-(`grep_max_per_file`, default 60) keeps its first and last matches and counts the middle; a
-line longer than `grep_max_line` (default 400 characters) is cut at a word boundary around the
+Lines stay in grep's own `path:12:text` form (context lines `path-11-text`), with the text's
+leading whitespace dropped; `[limits] grep_grouped = 1` prints each path once and `12: text`
+under it instead (rg's `--heading` output is always shown that way). A file with more lines than
+the limit (`grep_max_per_file`, default 60) keeps its first and last ones and counts the middle;
+a line longer than `grep_max_line` (default 400 characters) is cut at a word boundary around the
 match with the number of characters left out. One closing line counts matches and files.
-Counting and listing modes (`-c`, `-l`, `-L`, `-q`, `-o` with offsets, `-Z`, `-z`, `--json`,
-`--vimgrep`, `--column`, `--files`, `-b`) pass through exactly, and so do error lines.
+Counting and listing modes (`-c`, `-l`, `-L`, `-q`, `-Z`, `-z`, `-b`, `--json`, `--vimgrep`,
+`--column`, `--files`) pass through exactly, and so do error lines.
 """
 from __future__ import annotations
 
