@@ -118,6 +118,7 @@ class OutputPipeline:
         self._on_raw = on_raw
         self._splitters = {Stream.STDOUT: LineSplitter(), Stream.STDERR: LineSplitter()}
         self._lossless = bool(getattr(filt, "lossless", False))
+        self._feed_block = getattr(filt, "feed_block", None)  # optional: whole lines as bytes
         self._tail: deque[str] = deque(maxlen=TAIL_LINES)
         self._raw_lines = 0
         self._emitted = 0
@@ -134,7 +135,28 @@ class OutputPipeline:
             self._spool.write(chunk)
         if self._on_raw is not None:
             self._on_raw(chunk)
-        self._process(self._splitters[stream].feed(chunk), stream)
+        splitter = self._splitters[stream]
+        if self._feed_block is None or self._holding or self.filter_error is not None:
+            self._process(splitter.feed(chunk), stream)
+            return
+        body = splitter.take(chunk)
+        if body and not self._fed_as_block(body, stream):
+            self._process(splitter.lines_of(body), stream)
+        self._process(splitter.overflow(), stream)
+
+    def _fed_as_block(self, body: bytes, stream: Stream) -> bool:
+        """The filter's byte path (see GenericFilter.feed_block): True when it took the block."""
+        try:
+            printed = self._feed_block(body, stream)  # type: ignore[misc]
+        except Exception:  # noqa: BLE001 - the line path then decides, and reports a crash
+            return False
+        if printed is None:
+            return False
+        if not self._lossless:  # the counts decide the raw-tail rule, which a lossless filter skips
+            self._raw_lines += body.count(b"\n")
+            self._emitted += printed.count(b"\n")
+        self.writer.write_bytes(printed, stream)
+        return True
 
     def end_of_stream(self, stream: Stream) -> None:
         self._process(self._splitters[stream].flush(), stream)

@@ -16,16 +16,29 @@ class LineSplitter:
         self._max = max_line_bytes
 
     def feed(self, chunk: bytes) -> list[str]:
+        lines = self.lines_of(self.take(chunk))
+        return lines + self.overflow() if len(self._pending) > self._max else lines
+
+    def take(self, chunk: bytes) -> bytes:
+        """The complete lines of what has arrived, as raw bytes ending in `\n` (b"" if none); the
+        rest waits for more. For filters that work on bytes; `lines_of` turns them into lines."""
         data = self._pending + chunk if self._pending else chunk
         end = data.rfind(b"\n")
         self._pending = data[end + 1:]
-        if end > self._max:  # a complete line may be over the cap: cut it as if it had streamed
-            lines = [piece for line in data[:end].split(b"\n") for piece in self._pieces(line)]
-        else:
-            lines = _decode_lines(data[:end]) if end >= 0 else []
-        if len(self._pending) > self._max:
-            lines.extend(self._cut_overlong())
-        return lines
+        return data[:end + 1]
+
+    def lines_of(self, body: bytes) -> list[str]:
+        """`body` (from `take`) as the lines a reader sees."""
+        if not body:
+            return []
+        body = body[:-1]
+        if len(body) > self._max:  # a complete line may be over the cap: cut it as if it had streamed
+            return [piece for line in body.split(b"\n") for piece in self._pieces(line)]
+        return _decode_lines(body)
+
+    def overflow(self) -> list[str]:
+        """Pieces of an unterminated line that grew over the cap (memory stays bounded)."""
+        return self._cut_overlong() if len(self._pending) > self._max else []
 
     def flush(self) -> list[str]:
         """The unterminated last line at EOF, if any."""
