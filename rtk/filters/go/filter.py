@@ -24,6 +24,7 @@ class GoFilter(BaseFilter):
         self._tests = {"passed": 0, "failed": 0, "skipped": 0}
         self._shown = 0  # output lines printed since the last `--- FAIL`
         self._cut = 0  # and the ones left out past FAILURE_LINES
+        self._in_failure = False  # the lines read belong to a `--- FAIL` block (no -v)
         self._stream = Stream.STDOUT
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
@@ -71,8 +72,10 @@ class GoFilter(BaseFilter):
             return self._result(text, result["kind"], result["test"])
         if (pkg := self._package(text)) is not None:
             return pkg
-        if text in gl.LONE or not text:
+        if text in gl.LONE or not text or gl.DOWNLOADING.match(text):
             return []
+        if gl.BENCHMARK.match(text):
+            return [text]
         if gl.PANIC.match(text):
             self._trace = Trace()
             self.failure_seen = True
@@ -86,7 +89,7 @@ class GoFilter(BaseFilter):
         return [text] if self._show(text) else []
 
     def _show(self, text: str) -> bool:
-        if self._shown < FAILURE_LINES or gl.TEST_LOCATION.match(text):
+        if not self._in_failure or self._shown < FAILURE_LINES or gl.TEST_LOCATION.match(text):
             self._shown += 1
             return True
         self._cut += 1
@@ -94,7 +97,7 @@ class GoFilter(BaseFilter):
         return False
 
     def _cut_marker(self) -> list[str]:
-        cut, self._cut, self._shown = self._cut, 0, 0
+        cut, self._cut, self._shown, self._in_failure = self._cut, 0, 0, False
         return [elision_marker(cut, "output lines of this test")] if cut else []
 
     def _result(self, text: str, kind: str, test: str) -> list[str]:
@@ -102,6 +105,7 @@ class GoFilter(BaseFilter):
             self._tests["failed"] += 1
             self.failure_seen = True
             self._test = None
+            self._in_failure = True
             return [text] + self._release(test)
         self._tests["passed" if kind == "PASS" else "skipped"] += 1
         self._held.pop(test, None)
@@ -110,9 +114,9 @@ class GoFilter(BaseFilter):
         return []
 
     def _package(self, text: str) -> list[str] | None:
-        if gl.PKG_OK.match(text):
+        if (ok := gl.PKG_OK.match(text)) is not None:
             self._packages["ok"] += 1
-            return self._end_package()
+            return self._end_package() + ([text] if "coverage:" in ok["rest"] else [])
         if gl.PKG_NO_TESTS.match(text):
             self._packages["no tests"] += 1
             return []

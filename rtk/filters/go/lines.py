@@ -14,6 +14,8 @@ PANIC = re.compile(r"^(?:panic: |fatal error: )")
 GOROUTINE = re.compile(r"^goroutine \d+ \[")
 FRAME_FILE = re.compile(r"^\t(?P<file>\S+\.(?:go|s)):(?P<line>\d+)(?: \+0x[0-9a-f]+)?$")
 TEST_LOCATION = re.compile(r"^\s+(?:\S+_test\.go:\d+:|Error Trace:|Error:|Test:|Messages:)")
+DOWNLOADING = re.compile(r"^go: (?:downloading|finding|extracting) ")
+BENCHMARK = re.compile(r"^(?:Benchmark\S*\s+\d+\s+.*/op|goos: |goarch: |pkg: |cpu: |coverage: )")
 LONE = frozenset({"PASS", "FAIL", "ok"})
 
 

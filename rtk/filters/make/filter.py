@@ -12,7 +12,7 @@ CONTEXT = re.compile(r"^(?:[^\s:][^:]*: (?:In (?:function|member function|constr
 FRAME = re.compile(r"^\s*(?:\d+\s*)?\|")
 COMMAND = re.compile(r"^(?:\S*/)?(?:[\w.+-]*-)?(?:gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|ld|ar|ranlib|"
                      r"strip|libtool|nasm|as|install|ln|rm|cp|mkdir|touch|sed)(?:-[\d.]+)?\s")
-KBUILD = re.compile(r"^\s+(?:CC|CXX|LD|AR|AS|GEN|CCLD|CXXLD|HOSTCC|LINK)\s+\S")
+KBUILD = re.compile(r"^\s+(?:CC|CXX|LD|AR|AS|GEN|CCLD|CXXLD|HOSTCC|LINK)\s+\S|^libtool: (?:compile|link): ")
 PROGRESS = re.compile(r"^(?:\[\s*\d+%\] (?:Building|Linking|Built target|Generating)|\[\d+/\d+\] |"
                       r"Scanning dependencies|Consolidate compiler generated)")
 DIRECTORY = re.compile(r"^(?:\S*make(?:\[\d+\])?: (?:Entering|Leaving) directory|ninja: Entering directory)")

@@ -4,9 +4,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-HEADER = re.compile(r"^(?P<path>[^\s:][^:]*?):(?P<line>\d+)(?::(?P<col>\d+))?(?::\d+:\d+)?: "
+HEADER = re.compile(r"^(?P<path>(?:[A-Za-z]:)?[^\s:][^:]*?):(?P<line>\d+)(?::(?P<col>\d+))?(?::\d+:\d+)?: "
                     r"(?P<kind>error|warning|note): (?P<msg>.*)$")
-FILE_NOTE = re.compile(r"^(?P<path>[^\s:][^:]*?): (?P<kind>error|warning|note): (?P<msg>.*)$")
+FILE_NOTE = re.compile(r"^(?P<path>(?:[A-Za-z]:)?[^\s:][^:]*?): (?P<kind>error|warning|note): (?P<msg>.*)$")
 CODE = re.compile(r"\s+\[(?P<code>[a-z][a-z0-9-]*(?:, [a-z][a-z0-9-]*)*)\]$")
 SUMMARY = re.compile(r"^(?:Found \d[\d,]* errors? in \d[\d,]* files?|Success: no issues found"
                      r"|Success: )")

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 
 SERVES = Serves(
     "pip",
-    "pip install|download|uninstall, uv pip install|sync, uv sync|add|lock|remove",
-    (Words(("pip", "pip3"), ("install", "download", "uninstall", "wheel")),
-     Words(("uv",), ("pip",), ("install", "sync", "uninstall")),
+    "pip install|download|wheel, uv pip install|sync, uv sync|add|lock|remove",
+    (Words(("pip", "pip3"), ("install", "download", "wheel")),
+     Words(("uv",), ("pip",), ("install", "sync")),
      Words(("uv",), ("sync", "add", "lock", "remove"))),
 )
 

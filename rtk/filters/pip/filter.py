@@ -13,10 +13,10 @@ NOISE = re.compile(r"^\s*(?:Collecting |Downloading |Downloaded |Using cached |O
                    r"Found existing installation|Uninstalling |Building |Built |Prepared |"
                    r"Resolved |Audited |Checked |Using (?:CPython|Python)|Creating virtual|"
                    r"Installed \d+ packages? in|Uninstalled \d+ packages? in|Bytecode compiled|"
-                   r"Updated |Resolving dependencies)")
+                   r"Updated |Resolving dependencies|\[notice\] )")
 PROGRESS = re.compile(r"^\s*[━─╸╺\s]*[━─╸╺]+.*(?:eta|/s|kB|MB)|^\s*\|?[█▉▊▋▌▍▎▏ ]+\|")
 SATISFIED = re.compile(r"^Requirement already satisfied: ")
-UV_CHANGE = re.compile(r"^ (?P<sign>[+-~]) (?P<pkg>\S.*)$")
+UV_CHANGE = re.compile(r"^ (?P<sign>[-+~]) (?P<pkg>\S.*)$")
 BUILD_CHATTER = re.compile(r"^\s*(?:copying |creating |running |writing |reading |adding |"
                            r"removing |Copying |byte-compiling |warning: build_py|"
                            r"(?:\S*/)?(?:gcc|cc|g\+\+|clang|x86_64-linux-gnu-gcc)\s)")

@@ -5,6 +5,7 @@ import re
 from collections.abc import Iterable
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
+from rtk.filters.generic.filter import GenericFilter
 from rtk.filters.pyrun.traceback import Frames
 
 TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):$")
@@ -22,33 +23,34 @@ class PyrunFilter(BaseFilter):
         self._frames: Frames | None = None
         self._unittest = bool(ctx and ctx.argv and "unittest" in ctx.argv[:3])
         self._skipped = 0
+        self._plain = GenericFilter(ctx)  # the program's own lines: repeats and blank runs collapsed
         self._stream = Stream.STDERR
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         text = strip_ansi(line).rstrip()
         self._stream = stream
-        return [Line(t, stream) for t in self._line(text)]
+        return self._line(line, text, stream)
 
-    def _line(self, text: str) -> list[str]:
+    def _line(self, line: str, text: str, stream: Stream) -> list[Line]:
         if self._frames is not None:
             kept = self._frames.feed(text)
             if kept is not None:
-                return kept
-            out = self._frames.end()
+                return [Line(t, stream) for t in kept]
+            out = [Line(t, stream) for t in self._frames.end()]
             self.elided = self.elided or self._frames.dropped > 0
             self._frames = None
-            return out + self._line(text)
+            return out + self._line(line, text, stream)
         if TRACEBACK.match(text):
             self._frames = Frames()
             self.failure_seen = True
-            return [text]
-        if self._unittest and (dropped := self._unittest_noise(text)):
-            return [] if dropped is True else dropped
+            return [*self._plain.finish(0), Line(text, stream)]
+        if self._unittest and self._unittest_noise(text):
+            return []
         if FAILURE_HEAD.match(text):
             self.failure_seen = True
-        return [text]
+        return list(self._plain.feed(line, stream))
 
-    def _unittest_noise(self, text: str) -> bool | list[str]:
+    def _unittest_noise(self, text: str) -> bool:
         if not text or DOTS.match(text) or SEPARATOR.match(text):
             return True
         if (m := VERBOSE_RESULT.search(text)) is not None:
@@ -57,7 +59,8 @@ class PyrunFilter(BaseFilter):
         return False
 
     def finish(self, exit_code: int) -> Iterable[Line]:
-        out = self._frames.end() if self._frames is not None else []
+        out = [*self._plain.finish(exit_code)]
+        tail = self._frames.end() if self._frames is not None else []
         if self._skipped:
-            out.append(f"unittest: {self._skipped} skipped")
-        return [Line(t, self._stream) for t in out]
+            tail.append(f"unittest: {self._skipped} skipped")
+        return out + [Line(t, self._stream) for t in tail]
