@@ -1,6 +1,7 @@
 """biome lint / check / format / ci.
 
-Kept: every diagnostic as `  L12:5 severity rule (fixable): message` under its file (the
+Kept: every diagnostic as `  L12:5 severity rule (fixable): message` under its file (the same
+rule and message at several places: one line, `L77:5 L81:5`) (the
 first message line biome prints under the header: `×` error, `!` warning, `i` info); a
 formatter diagnostic as `  needs formatting`; biome's own totals (`Checked 6 files in 20ms. No
 fixes applied.`, `Found 42 errors.`, diagnostics not shown) folded into one summary line.
@@ -32,6 +33,8 @@ class BiomeFilter(BaseFilter):
         self._file = ""
         self._pending: re.Match[str] | None = None  # a header whose message line is still to come
         self._in_diagnostic = False
+        self._groups: dict[tuple[str, str, str], list[str]] = {}
+        self._stream = Stream.STDOUT
         self._totals: list[str] = []
         self._diagnostics = 0
 
@@ -48,7 +51,7 @@ class BiomeFilter(BaseFilter):
         if TOTALS.match(text):
             self._totals.append(text.rstrip("."))
             self._in_diagnostic = False
-            return _NOTHING
+            return self._end_file()
         if self._pending is not None and (message := MESSAGE.match(text)) is not None:
             return self._diagnostic(self._pending, SEVERITY[message["mark"]], message["text"], stream)
         if self._in_diagnostic:
@@ -59,29 +62,40 @@ class BiomeFilter(BaseFilter):
 
     def _diagnostic(self, header: re.Match[str], severity: str, message: str, stream: Stream) -> list[Line]:
         self._pending = None
-        out = self._file_line(header["file"], stream)
+        out = self._end_file() if header["file"] != self._file else []
+        self._file, self._stream = header["file"], stream
         if severity == "error":
             self.failure_seen = True
         category, fixable = header["category"], " (fixable)" if "FIXABLE" in header["tags"] else ""
-        where = f"L{header['line']}:{header['col']} " if header["line"] else ""
         if category == "format":
-            out.append(Line(f"  {where}needs formatting ({severity})", stream))
-        else:
-            out.append(Line(f"  {where}{severity} {category}{fixable}: {message}", stream))
+            message, category = "needs formatting", ""
+        where = f"L{header['line']}:{header['col']}" if header["line"] else ""
+        self._groups.setdefault((severity, category + fixable, message), []).append(where)
         return out
 
-    def _file_line(self, file: str, stream: Stream) -> list[Line]:
-        if file == self._file:
+    def _end_file(self) -> list[Line]:
+        """The file's diagnostics, one line per (severity, rule, message): `L12:5 L40:1` when many."""
+        if not self._file:
             return []
-        self._file = file
-        return [Line(file, stream)]
+        out = [Line(self._file, self._stream)]
+        for (severity, rule, message), places in self._groups.items():
+            rule_part = f" {rule}" if rule else ""
+            where = [p for p in places if p]
+            if len(where) <= 1:
+                lead = f"{where[0]} " if where else ""
+                out.append(Line(f"  {lead}{severity}{rule_part}: {message}", self._stream))
+            else:
+                spots = " ".join(where)
+                out.append(Line(f"  {severity}{rule_part}: {message} (x{len(where)}): {spots}", self._stream))
+        self._file, self._groups = "", {}
+        return out
 
     def _unmatched_header(self, stream: Stream) -> list[Line]:
         header, self._pending = self._pending, None
         return [Line(header.group(0), stream)] if header is not None else []
 
     def finish(self, exit_code: int) -> Iterable[Line]:
-        out = self._unmatched_header(Stream.STDOUT)
+        out = [*self._end_file(), *self._unmatched_header(Stream.STDOUT)]
         if self._totals:
             out.append(Line("biome: " + "; ".join(self._totals)))
         return out

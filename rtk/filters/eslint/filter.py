@@ -2,7 +2,7 @@
 
 Kept: every problem with its line:col, severity, rule and message, grouped under its file
 (`src/a.ts` / `  L12:5 error no-unused-vars: 'x' is defined but never used`; a message seen
-again for the same rule in the same file is printed once with all its positions: `L3:1 L9:1`); parsing errors;
+again for the same rule in the same file is printed once with all its positions: `L3:1 L9:1`, and as `(as above)` in later files); parsing errors;
 the totals (`6 problems (3 errors, 3 warnings)`) and the fixable counts; `--max-warnings`
 verdicts; eslint's crash report (`Oops! Something went wrong!`) with frames in node_modules and
 node:internal dropped. With `--fix` the summary says the counts are what remains after fixing.
@@ -24,6 +24,9 @@ TOTAL = re.compile(r"^\s*(?:✖\s*)?(?P<text>\d+ problems? \(\d+ errors?, \d+ wa
 UNIX_TOTAL = re.compile(r"^(?P<n>\d+) problems?$")
 FIXABLE = re.compile(r"^\s*(?P<text>\d+ errors? and \d+ warnings? potentially fixable with the `--fix` option\.)\s*$")
 FILE_LINE = re.compile(r"^(?:[A-Za-z]:)?[^\s:][^:]*\S$")
+SAID_MAX = 10_000
+ROOT_MARKERS = frozenset({"src", "lib", "test", "tests", "__tests__", "examples", "app", "apps", "packages",
+                          "components", "pages", "scripts", "bin", "server", "client", "source", "spec"})
 _NOTHING: tuple[Line, ...] = ()
 
 
@@ -35,6 +38,8 @@ class EslintFilter(BaseFilter):
         self._groups: dict[tuple[str, str, str], list[str]] = {}
         self._stream = Stream.STDOUT
         self._cwd = cwd
+        self._said: set[tuple[str, str, str]] = set()
+        self._root: str | None = None  # the prefix cut from absolute paths, once decided
         self._held = ""
         self._problems = 0
         self._files = 0
@@ -85,8 +90,12 @@ class EslintFilter(BaseFilter):
         a message seen more than once lists its positions as `L12:5 L40:1`."""
         if not self._open_file:
             return []
-        out = [Line(self._shown_path(self._open_file), self._stream)]
+        out = self._shown_path(self._open_file)
         for (severity, rule, message), positions in self._groups.items():
+            if rule and (severity, rule, message) in self._said:
+                message = "(as above)"  # the same rule's same message, printed for an earlier file
+            elif rule and len(self._said) < SAID_MAX:
+                self._said.add((severity, rule, message))
             rule_part = f"{rule}: " if rule else ""
             if len(positions) == 1:
                 out.append(Line(f"  L{positions[0]} {severity} {rule_part}{message}", self._stream))
@@ -96,9 +105,17 @@ class EslintFilter(BaseFilter):
         self._open_file, self._groups = "", {}
         return out
 
-    def _shown_path(self, path: str) -> str:
-        prefix = self._cwd.rstrip("/") + "/" if self._cwd else ""
-        return path[len(prefix):] if prefix and path.startswith(prefix) else path
+    def _shown_path(self, path: str) -> list[Line]:
+        """The file line(s): the path relative to the project root (the working directory, or
+        the part before `src/`, `lib/`, ... of the first absolute path, announced once)."""
+        out = []
+        if self._root is None:
+            self._root = _root_of(path, self._cwd)
+            if self._root and self._root != _with_slash(self._cwd):
+                out.append(Line(f"(paths below {self._root})", self._stream))
+        shown = path[len(self._root):] if self._root and path.startswith(self._root) else path
+        out.append(Line(shown, self._stream))
+        return out
 
     def _total(self, text: str) -> str:
         files = f" in {self._files:,} files" if self._files > 1 else ""
@@ -129,6 +146,22 @@ class EslintFilter(BaseFilter):
 
     def progress(self) -> Mapping[str, int]:
         return {"problems": self._problems}
+
+
+def _with_slash(path: str) -> str:
+    return path.rstrip("/") + "/" if path else ""
+
+
+def _root_of(path: str, cwd: str) -> str:
+    if not path.startswith("/"):
+        return ""
+    if cwd and path.startswith(_with_slash(cwd)):
+        return _with_slash(cwd)
+    parts = path.split("/")
+    for i, part in enumerate(parts[1:-1], start=1):
+        if part in ROOT_MARKERS:
+            return "/".join(parts[:i]) + "/"
+    return ""
 
 
 def create(ctx: FilterContext) -> EslintFilter:

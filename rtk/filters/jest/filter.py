@@ -18,7 +18,6 @@ from collections.abc import Iterable, Mapping
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 from rtk.filters.node.coverage import CoverageTable
 from rtk.filters.node.failure import FailureBody
-from rtk.filters.node.frames import frame_location, is_foreign
 
 FILE_RESULT = re.compile(r"^\s*(?P<status>PASS|FAIL)\s+(?P<file>\S.*?)(?:\s+\([\d.]+ m?s\))?\s*$")
 BULLET = re.compile(r"^\s*● (?P<title>.+)$")
@@ -30,7 +29,8 @@ WATCH_NOISE = re.compile(r"^\s*(?:Determining test suites to run|Watch Usage|›
                          r"No tests found related to files changed)")
 THRESHOLD = re.compile(r"^Jest: .*(?:threshold|Coverage for)")
 CONSOLE_ENTRY = re.compile(r"^\s+console\.(?:log|info|warn|error|debug|trace)\s*$")
-CONSOLE_MAX = 30
+CONSOLE_MAX = 30  # lines of one Console block
+CONSOLE_ENTRY_MAX = 8  # lines of one console.log
 _NOTHING: tuple[Line, ...] = ()
 
 
@@ -40,6 +40,7 @@ class JestFilter(BaseFilter):
         self._file = ""
         self._body: FailureBody | None = None
         self._console = -1  # lines of the current Console block still allowed, -1 outside one
+        self._console_body = FailureBody("    ", CONSOLE_ENTRY_MAX, 1)
         self._repeat = False
         self._coverage = CoverageTable()
         self._summary: dict[str, str] = {}
@@ -80,6 +81,7 @@ class JestFilter(BaseFilter):
         out = self._end_block()
         if title.strip() == "Console":
             self._console = CONSOLE_MAX
+            self._console_body = FailureBody("    ", CONSOLE_ENTRY_MAX, 1)
             out.append(Line(f"console output in {self._file}:" if self._file else "console output:", stream))
             return out
         self.failure_seen = True
@@ -98,20 +100,21 @@ class JestFilter(BaseFilter):
         return []
 
     def _console_line(self, text: str, stream: Stream) -> Iterable[Line]:
-        if not text.strip() or CONSOLE_ENTRY.match(text) is None and self._is_foreign_frame(text):
-            return _NOTHING
+        """`console.log` and what it printed (code frames and foreign frames dropped, capped)."""
+        if CONSOLE_ENTRY.match(text):
+            self._console_body = FailureBody("    ", CONSOLE_ENTRY_MAX, 1)
+            return self._console_out("  " + text.strip(), stream)
+        kept = self._console_body.take(text.strip() and "  " + text.lstrip())
+        if self._console_body.dropped_content:
+            self.elided = True
+        return self._console_out(kept, stream) if kept is not None else _NOTHING
+
+    def _console_out(self, text: str, stream: Stream) -> Iterable[Line]:
         if self._console == 0:
             self.elided = True
             return _NOTHING
         self._console -= 1
-        if CONSOLE_ENTRY.match(text):
-            return (Line("  " + text.strip(), stream),)
-        return (Line("    " + text.strip(), stream),)
-
-    @staticmethod
-    def _is_foreign_frame(text: str) -> bool:
-        loc = frame_location(text)
-        return loc is not None and is_foreign(loc)
+        return (Line(text, stream),)
 
     def _outside(self, text: str, stream: Stream) -> Iterable[Line]:
         if not text.strip() or LISTING.match(text) or RAN_ALL.match(text) or WATCH_NOISE.match(text):

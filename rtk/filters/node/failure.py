@@ -19,8 +19,11 @@ MAX_USER_FRAMES = 2
 class FailureBody:
     """Decides, line by line, what of one failure's body is printed."""
 
-    def __init__(self, indent: str = "  ") -> None:
+    def __init__(self, indent: str = "  ", max_lines: int = MAX_LINES,
+                 max_frames: int = MAX_USER_FRAMES) -> None:
         self.indent = indent
+        self.max_lines = max_lines
+        self.max_frames = max_frames
         self.kept = 0
         self.dropped_content = 0
         self.user_frames = 0
@@ -32,12 +35,12 @@ class FailureBody:
             return None
         loc = frame_location(text)
         if loc is not None:
-            if is_foreign(loc) or self.user_frames >= MAX_USER_FRAMES:
+            if is_foreign(loc) or self.user_frames >= self.max_frames:
                 return None
             self.user_frames += 1
             return f"{self.indent}at {loc}" if "❯" in text else self.indent + stripped
         self.kept += 1
-        if self.kept > MAX_LINES:
+        if self.kept > self.max_lines:
             self.dropped_content += 1
             return None
         return self.indent + text.rstrip()[_common_indent(text):]
