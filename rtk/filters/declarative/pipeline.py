@@ -157,11 +157,8 @@ class RulePipeline:
         """Enter or leave a section on this line; returns the closing marker of one left."""
         closing: list[str] = []
         current = self.section
-        if current is not None:
-            if current.end is not None and current.end.search(probe):
-                return self._close()
-            if current.end is not None:
-                return []
+        if current is not None and current.end is not None and current.end.search(probe):
+            return self._close()
         for section in self.rules.sections:
             if section is not current and section.start.search(probe):
                 closing = self._close() if current is not None else []
