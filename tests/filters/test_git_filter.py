@@ -163,11 +163,32 @@ def test_diff_names_files_with_counts_and_trims_context() -> None:
     assert not filt.elided
 
 
-def test_diff_caps_a_long_hunk() -> None:
+def test_diff_folds_a_long_run_of_additions_to_its_first_and_last_lines() -> None:
     hunk = ["diff --git a/x b/x", "--- a/x", "+++ b/x", "@@ -0,0 +1,20 @@", *(f"+line {i}" for i in range(20))]
-    filt, out = run("git diff", hunk, limits={"git_diff_hunk_show": 5, "git_diff_hunk_max": 8})
-    assert out[2:7] == [f"+line {i}" for i in range(5)]
-    assert out[-1] == "... 15 more changed lines in this hunk" and filt.elided
+    filt, out = run("git diff HEAD~1", hunk)
+    assert out[:7] == ["x (+20)", "@@ -0,0 +1,20 @@", "+line 0", "+line 1", "+line 2", "+line 3",
+                       "... 14 more added lines"]
+    assert out[7:9] == ["+line 18", "+line 19"]
+    assert out[-1] == "[folded: `git diff HEAD~1 -- PATH` shows one file whole]" and filt.elided
+
+
+def test_diff_budget_grows_slowly_and_every_file_and_hunk_stays_named() -> None:
+    lines = []
+    for n in range(60):  # 60 files, each one hunk of 10 alternating changes (no pure runs)
+        lines += [f"diff --git a/f{n}.py b/f{n}.py", f"--- a/f{n}.py", f"+++ b/f{n}.py", f"@@ -1,5 +1,5 @@ def f{n}():"]
+        lines += [f"{'-+'[i % 2]}v{n}_{i}" for i in range(10)]
+    filt, out = run("git diff", lines, limits={"git_diff_budget_base": 20, "git_diff_budget_scale": 2})
+    changed = [text for text in out if text[:1] in "+-"]
+    assert 20 < len(changed) <= 20 + 2 * 600 ** 0.5 + 1
+    assert all(any(text.startswith(f"f{n}.py (+5 -5") for text in out) for n in range(60))
+    assert all(f"@@ -1,5 +1,5 @@ def f{n}():" in out for n in range(60))
+    assert "f59.py (+5 -5, 10 not shown)" in out and filt.elided
+
+
+def test_diff_without_recall_keeps_every_line() -> None:
+    hunk = ["diff --git a/x b/x", "--- a/x", "+++ b/x", "@@ -0,0 +1,20 @@", *(f"+line {i}" for i in range(20))]
+    filt, out = run("git diff", hunk, recall=False)
+    assert out[2:] == [f"+line {i}" for i in range(20)] and not filt.elided
 
 
 def test_diff_rename_header() -> None:
@@ -185,7 +206,7 @@ def test_log_patch_goes_through_the_diff_parser() -> None:
 def test_commit_is_one_ok_line_with_created_files() -> None:
     filt, out = run("git commit -m x", ["[main 1a2b3c4] Add things", " 2 files changed, 20 insertions(+), 4 deletions(-)",
                                         " create mode 100644 src/new.py"])
-    assert out == ['ok commit 1a2b3c4 "Add things" (2 files, +20 -4)', "create src/new.py"]
+    assert out == ["ok commit [main 1a2b3c4] Add things (2 files, +20 -4)", "create src/new.py"]
     assert not filt.failure_seen
 
 
@@ -220,3 +241,19 @@ def test_log_keeps_unknown_header_lines_after_the_commit_line() -> None:
              "Date:   Thu Aug 20 09:12:10 2026 -0700", "", "    Subject", ""]
     _, out = run("git log -g", lines)
     assert out == ["ddddddd 2026-08-20 Ada: Subject", "Reflog: HEAD@{0} (Ada <ada@example.com>)"]
+
+
+def test_a_stopped_rebase_says_where_it_stopped() -> None:
+    filt, out = run("git rebase main", ["Rebasing (1/7)", "Rebasing (4/7)", "Auto-merging src/click/decorators.py",
+                                        "CONFLICT (content): Merge conflict in src/click/decorators.py",
+                                        "error: could not apply f14aa670... feature change 3"], exit_code=1)
+    assert out == ["Auto-merging src/click/decorators.py", "Rebasing (4/7)",
+                   "CONFLICT (content): Merge conflict in src/click/decorators.py",
+                   "error: could not apply f14aa670... feature change 3"]
+    assert filt.failure_seen
+
+
+def test_a_rebase_that_ends_well_does_not_print_its_progress() -> None:
+    _, out = run("git rebase main", ["Rebasing (1/2)", "Rebasing (2/2)",
+                                     "Successfully rebased and updated refs/heads/feature."])
+    assert out == ["ok rebased refs/heads/feature"]

@@ -1,9 +1,11 @@
 """git diff / show / log -p patches: every file named with its counts, changed lines kept.
 
 Keeps: one line per file (`src/a.py (+3 -1)`, `old -> new (renamed 95%, +1 -1)`,
-`img.png (new, binary)`), every hunk header, every changed line, and one context line before and
-after each run of changes. A hunk over 150 changed lines keeps its first 100 and a marker
-`... N more changed lines in this hunk` (content elided: recall).
+`img.png (new, binary)`), every hunk header, and the changed lines within a budget that grows
+slowly with the diff's size (hunk.py: long runs of pure additions or removals folded to their
+first and last lines, one context line around changes in small diffs). A file whose lines were
+left out says how many (`src/a.py (+300 -10, 250 not shown)`), and one closing line names the
+command that shows one file whole (content elided: recall).
 The lines of a deleted file are elided with a marker (`... 84 removed lines of the deleted file`).
 Drops: `index`, `---`/`+++` lines (the file line names the file), the other context lines.
 Combined diffs of merges (`diff --cc`) work the same way. Lines it does not know pass through.
@@ -13,8 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rtk.filters.base import FilterContext, Line, Stream, elision_marker
+from rtk.filters.base import FilterContext, Line, Stream
 from rtk.filters.git.common import GitFilter, out
+from rtk.filters.git.hunk import UNLIMITED, Budget, Hunk, deleted_file_marker
 
 HUNK_RE = re.compile(r"(@@+) -\d+")
 FILE_START = ("diff --git ", "diff --cc ", "diff --combined ")
@@ -22,6 +25,7 @@ HEADER_TAGS = {
     "new file mode ": "new", "deleted file mode ": "deleted",
 }
 FILE_HOLD = 200
+BUDGET_BASE, BUDGET_SCALE = 40, 3
 
 
 def split_git_names(rest: str) -> str:
@@ -43,6 +47,7 @@ class FileDiff:
         self.added = self.removed = 0
         self.held: list[str] = []
         self.header_shown = False
+        self.hidden = 0
 
     def title(self, with_counts: bool = True) -> str:
         name = f"{self.old_name} -> {self.name}" if self.old_name and self.old_name != self.name else self.name
@@ -50,68 +55,22 @@ class FileDiff:
         counts = " ".join(c for c in (self.added and f"+{self.added:,}", self.removed and f"-{self.removed:,}") if c)
         if with_counts and counts:
             parts.append(counts)
+        if with_counts and self.hidden:
+            parts.append(f"{self.hidden:,} not shown")
         return f"{name} ({', '.join(parts)})" if parts else name
-
-
-class Hunk:
-    """Context trimming and the changed-line cap of one hunk."""
-
-    def __init__(self, width: int, show: int, cap: int) -> None:
-        self.width, self.show, self.cap = width, show, cap
-        self.changed = 0
-        self._before: str | None = None
-        self._after_change = False
-        self._held: list[str] = []
-        self._last_kept = False
-
-    def add(self, text: str) -> tuple[list[str], int, int]:
-        """Kept lines for one hunk line, and the +/- it counts for."""
-        prefix = text[:self.width]
-        plus, minus = int("+" in prefix), int("-" in prefix)
-        if text.startswith("\\"):
-            return (self._keep([text]) if self._last_kept else []), 0, 0
-        if not (plus or minus):
-            return self._context(text), 0, 0
-        self.changed += 1
-        lines = [text] if self._before is None else [self._before, text]
-        self._before, self._after_change = None, True
-        return self._keep(lines), plus, minus
-
-    def _context(self, text: str) -> list[str]:
-        if self._after_change:
-            self._after_change = False
-            return self._keep([text])
-        self._before, self._last_kept = text, False
-        return []
-
-    def _keep(self, lines: list[str]) -> list[str]:
-        self._last_kept = self.changed <= self.cap
-        if self.changed <= self.show:
-            return lines
-        if self.changed <= self.cap:
-            self._held.extend(lines)
-        else:
-            self._held = []
-        return []
-
-    def close(self) -> tuple[list[str], bool]:
-        if self.changed > self.cap and self.cap == 0:
-            return [f"... {self.changed:,} removed lines of the deleted file"], True
-        if self.changed > self.cap:
-            return [elision_marker(self.changed - self.show, "changed lines in this hunk")], True
-        held, self._held = self._held, []
-        return held, False
 
 
 class DiffParser:
     """Feed patch lines (ANSI stripped); get the lines to print. Not a Filter: show/log use it too."""
 
-    def __init__(self, hunk_show: int, hunk_cap: int) -> None:
-        self.hunk_show, self.hunk_cap = hunk_show, hunk_cap
+    def __init__(self, budget: Budget, fold: bool = True) -> None:
+        self.budget, self.fold = budget, fold
         self.file: FileDiff | None = None
         self.hunk: Hunk | None = None
         self.files = 0
         self.elided = False
+        self.folded = False  # lines of a file left out: the one-file command is worth a hint
+        self.deleted = False
 
     @staticmethod
     def starts(text: str) -> bool:
@@ -185,8 +144,8 @@ class DiffParser:
         return []
 
     def _open_hunk(self, text: str, width: int) -> list[str]:
-        deleted = self.file is not None and "deleted" in self.file.tags and self.hunk_cap < 1 << 59
-        self.hunk = Hunk(width, 0, 0) if deleted else Hunk(width, self.hunk_show, self.hunk_cap)
+        self.deleted = self.fold and self.file is not None and "deleted" in self.file.tags
+        self.hunk = Hunk(width, Budget(0, 0) if self.deleted else self.budget, self.fold)
         return self._file_lines([text])
 
     def _hunk_line(self, text: str) -> list[str]:
@@ -201,6 +160,11 @@ class DiffParser:
         if hunk is None:
             return []
         lines, elided = hunk.close()
+        if self.deleted:
+            lines, elided = [deleted_file_marker(hunk.changed)], hunk.changed > 0
+        elif self.file is not None:
+            self.file.hidden += hunk.hidden
+        self.folded = self.folded or (elided and not self.deleted)
         self.elided = self.elided or elided
         return self._file_lines(lines)
 
@@ -223,7 +187,8 @@ class DiffParser:
         if file is None:
             return []
         if file.header_shown:
-            return [*lines, f"({file.name}: +{file.added:,} -{file.removed:,})"]
+            hidden = f", {file.hidden:,} not shown" if file.hidden else ""
+            return [*lines, f"({file.name}: +{file.added:,} -{file.removed:,}{hidden})"]
         return [file.title(), *file.held]
 
 
@@ -247,6 +212,8 @@ class DiffFilter(GitFilter):
     def flush(self) -> list[Line]:
         lines = out(*self.diff.close())
         self.elided = self.elided or self.diff.elided
+        if self.diff.folded:
+            lines.extend(out(one_file_hint(self.ctx.argv)))
         return lines
 
     def progress(self) -> dict[str, int]:
@@ -254,10 +221,17 @@ class DiffFilter(GitFilter):
 
 
 def new_parser(ctx: FilterContext) -> DiffParser:
+    """Without a recall store nothing may be left out: no budget, no folding."""
     if not ctx.recall_enabled:
-        return DiffParser(1 << 60, 1 << 60)
-    show = ctx.limit("git_diff_hunk_show", 100)
-    return DiffParser(show, max(show, ctx.limit("git_diff_hunk_max", 150)))
+        return DiffParser(Budget(UNLIMITED, 0), fold=False)
+    return DiffParser(Budget(ctx.limit("git_diff_budget_base", BUDGET_BASE),
+                             ctx.limit("git_diff_budget_scale", BUDGET_SCALE)))
+
+
+def one_file_hint(argv: tuple[str, ...]) -> str:
+    """How to see one file whole: the command as typed, limited to a path."""
+    words = list(argv[:argv.index("--")] if "--" in argv else argv)
+    return f"[folded: `{' '.join(words)} -- PATH` shows one file whole]"
 
 
 def create(ctx: FilterContext) -> DiffFilter:

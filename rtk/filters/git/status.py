@@ -43,7 +43,7 @@ BRANCH_RES = (
      "behind {0} by {1}, can fast-forward"),
     (re.compile(r"Your branch and '(.+)' have diverged,"), "diverged from {0}"),
     (re.compile(r"and have (\d+) and (\d+) different commits each, respectively\."),
-     "{0} ahead, {1} behind"),
+     "{0} ahead, {1} behind (have {0} and {1} different commits each)"),
     (re.compile(r"Your branch is based on '(.+)', but the upstream is gone\."), "upstream {0} is gone"),
 )
 HINT_RE = re.compile(r"\s+\(.*\)$")

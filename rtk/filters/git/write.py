@@ -1,7 +1,7 @@
 """git add/commit/push/pull/fetch/checkout/switch/stash/merge/rebase: `ok ...` lines.
 
-Keeps: what each command did, one short line each (`ok commit a1b2c3d "subject" (3 files, +20
--4)`, `ok push main -> origin/main (1a2b3c4..5d6e7f8)`, `ok pull fast-forward 1a2b..5d6e`), every
+Keeps: what each command did, one short line each (`ok commit [main a1b2c3d] subject (3 files,
++20 -4)`, `ok push main -> origin/main (1a2b3c4..5d6e7f8)`, `ok pull fast-forward 1a2b..5d6e`), every
 file it names (diffstat, `create`/`delete`/`rename` lines; over 60 the first 40 and a marker),
 hook and remote messages, and from the first error or conflict on everything verbatim (a failed
 `git commit` prints a status: verbatim too).
@@ -71,6 +71,11 @@ class WriteFilter(BaseFilter):
         show, cap = (40, 60) if ctx.recall_enabled else (big, big)
         self.files = CappedList(ctx.limit("git_status_show_files", show), ctx.limit("git_status_max_files", cap))
         self.lines = 0
+        self.rebase_step = ""
+
+    def _stopped_at(self, stream: Stream) -> list[Line]:
+        step, self.rebase_step = self.rebase_step, ""
+        return [Line(step, stream)] if step else []
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         self.lines += 1
@@ -81,7 +86,10 @@ class WriteFilter(BaseFilter):
             return (Line(line, stream),)
         if failed or (self.sub == "commit" and text.startswith(FIRST_WORDS)):
             self.raw = True
-            return [*self._flush(), Line(line, stream)]
+            return [*self._flush(), *self._stopped_at(stream), Line(line, stream)]
+        if text.startswith("Rebasing (") and PROGRESS_RE.match(text):
+            self.rebase_step = text  # said only if the rebase stops: where it stopped
+            return []
         if self.status is not None and not text.startswith("Dropped "):
             return self.status.feed(line, stream)
         held = self._commit_line() if self.commit and not SUMMARY_RE.match(text) else []
@@ -107,13 +115,14 @@ class WriteFilter(BaseFilter):
     def _commit(self, text: str) -> list[str] | None:
         if (m := COMMIT_RE.match(text)) is None:
             return None
-        self.commit = (m[2], m[3])
+        self.commit = (text.strip(), "")
         return []
 
     def _commit_line(self, stats: str = "") -> list[Line]:
-        sha, subject = self.commit or ("", "")
+        """`ok commit [branch hash] subject (3 files, +20 -4)`: git's own line keeps the branch."""
+        line, _ = self.commit or ("", "")
         self.commit = None
-        return out(f'ok commit {sha} "{subject}"{stats}')
+        return out(f"ok commit {line}{stats}")
 
     def _summary(self, text: str) -> list[str] | None:
         if (m := SUMMARY_RE.match(text)) is None:

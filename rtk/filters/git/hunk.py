@@ -1,0 +1,123 @@
+"""One hunk of a patch: which of its changed and context lines are printed.
+
+- Runs: a run of only added (or only removed) lines longer than RUN_HEAD + RUN_MIN_FOLD +
+  RUN_TAIL prints its first RUN_HEAD and last RUN_TAIL lines around one marker
+  (`... 1,494 more removed lines`): a new file, a deleted block, a generated table.
+- Budget: over the whole output, the changed lines printed stay within
+  `base + scale * sqrt(changed lines seen so far)`, so a small diff prints whole and a huge one
+  grows its output slowly; past the budget only hunk headers and per-file counts print.
+- Context: one line before and after each run of changes while the patch is small; none once the
+  patch is past the budget's base (large diffs), where the hunk headers say where lines are.
+Everything left out is counted, so the file's line can say so and the recall store has it.
+"""
+from __future__ import annotations
+
+import math
+from collections import deque
+
+from rtk.filters.base import elision_marker
+
+RUN_HEAD, RUN_TAIL, RUN_MIN_FOLD = 4, 2, 6
+UNLIMITED = 1 << 60
+
+
+class Budget:
+    """How many changed lines the whole output may still print."""
+
+    def __init__(self, base: int, scale: float) -> None:
+        self.base, self.scale = base, scale
+        self.seen = self.kept = 0
+
+    @property
+    def large(self) -> bool:
+        return self.seen > self.base
+
+    def take(self) -> bool:
+        if self.kept < self.base + self.scale * math.sqrt(self.seen):
+            self.kept += 1
+            return True
+        return False
+
+
+class Hunk:
+    """Feed the hunk's lines; `close()` when it ends. `hidden`: changed lines not printed."""
+
+    def __init__(self, width: int, budget: Budget, fold: bool = True) -> None:
+        self.width, self.budget, self.fold = width, budget, fold
+        self.changed = self.hidden = 0
+        self._before: str | None = None
+        self._after_change = False
+        self._last_kept = False
+        self._sign = ""
+        self._run = 0
+        self._held: deque[str] = deque()
+        self._dropped = 0
+        self.any_folded = False
+
+    def add(self, text: str) -> tuple[list[str], int, int]:
+        """Kept lines for one hunk line, and the +/- it counts for."""
+        prefix = text[:self.width]
+        plus, minus = int("+" in prefix), int("-" in prefix)
+        if text.startswith("\\"):
+            return ([text] if self._last_kept else []), 0, 0
+        if not (plus or minus):
+            return self._context(text), 0, 0
+        self.changed += 1
+        self.budget.seen += 1
+        out = self._close_run() if prefix != self._sign else []
+        self._sign = prefix
+        self._run += 1
+        if self._run <= RUN_HEAD or not self.fold:
+            out.extend(self._emit(text))
+        else:
+            self._hold(text)
+        return out, plus, minus
+
+    def _hold(self, text: str) -> None:
+        self._held.append(text)
+        if len(self._held) > RUN_MIN_FOLD + RUN_TAIL:
+            self._held.popleft()
+            self._dropped += 1
+        self._last_kept = False
+
+    def _emit(self, text: str) -> list[str]:
+        if not self.budget.take():
+            self.hidden += 1
+            self._last_kept = False
+            return []
+        lines = [text]
+        if self._before is not None and not self.budget.large:
+            lines.insert(0, self._before)
+        self._before, self._after_change, self._last_kept = None, True, True
+        return lines
+
+    def _close_run(self) -> list[str]:
+        held, dropped, sign = self._held, self._dropped, self._sign
+        self._held, self._dropped, self._run = deque(), 0, 0
+        if not dropped:
+            return [kept for text in held for kept in self._emit(text)]
+        folded = dropped + len(held) - RUN_TAIL
+        self.any_folded = True
+        what = "added lines" if "+" in sign else "removed lines"
+        tail = list(held)[-RUN_TAIL:]
+        return [elision_marker(folded, what), *(kept for text in tail for kept in self._emit(text))]
+
+    def _context(self, text: str) -> list[str]:
+        out = self._close_run()
+        self._sign = ""
+        if self._after_change:
+            self._after_change = False
+            if not self.budget.large and self._last_kept:
+                return [*out, text]
+        self._before, self._last_kept = text, False
+        return out
+
+    def close(self) -> tuple[list[str], bool]:
+        """The lines still held (a run's tail), and whether anything was left out."""
+        lines = self._close_run()
+        return lines, self.any_folded or self.hidden > 0
+
+
+def deleted_file_marker(count: int) -> str:
+    return f"... {count:,} removed lines of the deleted file"
+
