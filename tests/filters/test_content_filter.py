@@ -6,9 +6,8 @@ from collections.abc import Sequence
 import pytest
 
 from rtk.filters.base import FilterContext, Stream
-from rtk.filters.content import SERVES, create
+from rtk.filters.content import SERVES, create, sed_print_range
 from rtk.filters.content.filter import PassFilter
-from rtk.filters.content import sed_print_range
 
 LIMITS = {"content_max_lines": 50, "content_head_lines": 10, "content_tail_lines": 5}
 
@@ -42,6 +41,13 @@ def test_tail_and_several_files_pipe_the_same_command() -> None:
     assert "print them with: tail -n 100 build.log | sed -n '11,95p'" in out[10]
     _, out = run(["cat", "a", "b"], [f"l{i}" for i in range(100)])
     assert "cat a b | sed -n '11,95p'" in out[10]
+
+
+def test_tail_from_a_line_and_cat_s() -> None:
+    _, out = run(["tail", "-n", "+500", "big.log"], [f"l{i}" for i in range(100)])
+    assert out[0] == "500\tl0" and "sed -n '510,594p' big.log" in out[10]
+    _, out = run(["cat", "-s", "big.log"], [f"l{i}" for i in range(100)])
+    assert "cat -s big.log | sed -n '11,95p'" in out[10]
 
 
 def test_cat_n_is_not_numbered_twice() -> None:

@@ -38,9 +38,18 @@ class Origin:
                 return found[0], found[1][0]
             return 1, None
         files = _operands(self.argv[1:], HEAD_VALUE if prog in ("head", "tail") else ())
-        if prog in ("cat", "head") and len(files) == 1 and files[0] != "-":
+        if len(files) != 1 or files[0] == "-":
+            return 1, None
+        if prog == "head" or prog == "cat" and not self._squeezes:
             return 1, files[0]
-        return 1, None
+        start = _tail_from(self.argv[1:]) if prog == "tail" else None
+        return (start, files[0]) if start else (1, None)
+
+    @property
+    def _squeezes(self) -> bool:
+        """`cat -s` merges blank lines, so its line numbers are not the file's."""
+        return any(a.startswith("-") and not a.startswith("--") and "s" in a for a in self.argv[1:]) \
+            or "--squeeze-blank" in self.argv
 
     def command_for(self, first: int, last: int) -> str:
         """The command that prints output lines first..last (numbers as shown in the elision)."""
@@ -63,6 +72,23 @@ def _operands(args: Sequence[str], with_value: Sequence[str]) -> list[str]:
         elif not (arg.startswith("-") and arg != "-"):
             files.append(arg)
     return files
+
+
+def _tail_from(args: Sequence[str]) -> int | None:
+    """K for `tail -n +K` / `tail -n+K` / `tail --lines=+K` / `tail +K`: output starts at line K."""
+    for i, arg in enumerate(args):
+        value = None
+        if arg in ("-n", "--lines") and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("--lines="):
+            value = arg.split("=", 1)[1]
+        elif arg.startswith("-n"):
+            value = arg[2:]
+        elif arg.startswith("+"):
+            value = arg
+        if value and value.startswith("+") and value[1:].isdigit():
+            return max(int(value[1:]), 1)
+    return None
 
 
 def understood(argv: Sequence[str], sed: SedRange | None) -> bool:
