@@ -36,6 +36,7 @@ VERBS = (
     ("rtk.cli.hotpaths", "rewrite_cmd"),
     ("rtk.cli.pipe", "pipe"), ("rtk.cli.filters", "list_filters"), ("rtk.cli.recall", "recall_cmd"),
     ("rtk.cli.config", "config_cmd"), ("rtk.cli.gain", "gain"), ("rtk.cli.init", "init"),
+    ("rtk.cli.uninstall", "uninstall"),
     ("rtk.cli.hook_audit", "hook_audit"), ("rtk.cli.discover", "discover"),
     ("rtk.cli.verify", "verify_cmd"), ("rtk.cli.trust", "trust_cmd"), ("rtk.cli.trust", "untrust_cmd"),
 )

@@ -34,6 +34,7 @@ class Change:
     old: bytes | None
     new: bytes | None
     what: str
+    keep_backup: bool = False  # a deletion that still keeps `<file>.bak` (upstream's legacy script)
 
     @property
     def changed(self) -> bool:
@@ -105,6 +106,8 @@ def apply(change: Change, stop_at: Path) -> None:
     the directories that leaves empty, up to `stop_at`."""
     target = Path(os.path.realpath(change.path))
     if change.new is None:
+        if change.keep_backup and change.old is not None:
+            write_atomic(change.backup, change.old, _mode(target))
         target.unlink(missing_ok=True)
         if change.path.is_symlink():
             change.path.unlink()
@@ -114,6 +117,24 @@ def apply(change: Change, stop_at: Path) -> None:
     if change.old is not None:
         write_atomic(change.backup, change.old, mode)
     write_atomic(target, change.new, mode)
+
+
+def check_writable(change: Change) -> None:
+    """Refuse before anything is written when a backup or the file itself cannot be written
+    (a directory in the way, a read-only directory)."""
+    needs_backup = change.old is not None and (change.new is not None or change.keep_backup)
+    places = [change.backup] if needs_backup else []
+    places.append(Path(os.path.realpath(change.path)))
+    for place in places:
+        what = "backup" if needs_backup and place == change.backup else "file"
+        if place.is_dir() or not os.access(_existing_parent(place.parent), os.W_OK):
+            raise InstallError(f"{place}: cannot write the {what}; nothing written")
+
+
+def _existing_parent(path: Path) -> Path:
+    while not path.exists() and path.parent != path:
+        path = path.parent
+    return path
 
 
 def write_atomic(path: Path, data: bytes, mode: int) -> None:

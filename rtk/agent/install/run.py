@@ -22,15 +22,19 @@ from rtk.agent.install.edits import (
     ShapeError,
     add_hook,
     add_import,
+    add_twins,
     hook_commands,
+    legacy_scripts,
     nothing_left,
     remove_hook,
     remove_import,
+    remove_twins,
 )
 from rtk.agent.install.files import (
     Change,
     InstallError,
     apply,
+    check_writable,
     decode_text,
     dump_json,
     parse_json,
@@ -56,6 +60,10 @@ class Options:
     program: str | None = None
 
 
+CODEX_TRUST = ("codex: Codex runs only hooks you have trusted: open Codex and approve rtk's hook once "
+               "with /hooks")
+
+
 def run_init(opts: Options, echo: Echo) -> None:
     """Install or uninstall; raises InstallError (exit 1) or UsageError (exit 2) before any write."""
     root = _root(opts)
@@ -68,8 +76,32 @@ def run_init(opts: Options, echo: Echo) -> None:
         return
     for change in changes:
         if change.changed:
-            apply(change, root)
+            check_writable(change)
+    if not opts.uninstall and opts.program is None:
+        echo(program_note(program))
+    for change in changes:
+        if change.changed:
+            _apply(change, root)
         echo(_message(change, opts.uninstall))
+    if not opts.uninstall and any(c.agent == "codex" and c.changed for c in changes):
+        echo(CODEX_TRUST)
+
+
+def _apply(change: Change, root: Path) -> None:
+    try:
+        apply(change, root)
+    except OSError as exc:
+        raise InstallError(f"{exc.filename or change.path}: cannot write ({exc.strerror or exc}); "
+                           "the files before it in this run were written") from None
+
+
+def program_note(program: str) -> str:
+    """Which rtk the hook runs, and why (spec/hooks.md: `rtk` only when PATH finds this one)."""
+    if program == "rtk":
+        return "hooks run `rtk` (the rtk on your PATH is this one)"
+    on_path = shutil.which("rtk")
+    why = f"the rtk on your PATH is another one ({on_path})" if on_path else "no rtk on your PATH"
+    return f"hooks run {program} ({why})"
 
 
 def _root(opts: Options) -> Path:
@@ -77,33 +109,55 @@ def _root(opts: Options) -> Path:
         return opts.home or Path.home()
     only_global = [name for name in opts.agents if AGENTS[name].local_path is None]
     if only_global:
-        raise UsageError(f"{' and '.join(only_global)} hooks are global only: "
-                         f"use `rtk init -g --agent {only_global[0]}`")
+        name = only_global[0]
+        raise UsageError(f"{name.capitalize()} hooks are global-only. Use: rtk init -g --agent {name}")
     return opts.cwd or Path.cwd()
 
 
 def plan(agent: Agent, root: Path, opts: Options, program: str) -> list[Change]:
-    relative = agent.global_path if opts.global_ else agent.local_path
-    assert relative is not None
-    path = root / relative
-    changes = [_hook_change(agent, path, f"{program} hook {agent.name}", opts.uninstall)]
+    if opts.global_:
+        path = agent.global_file(root)
+    else:
+        assert agent.local_path is not None
+        path = root / agent.local_path
+    changes = _hook_changes(agent, path, f"{program} hook {agent.name}", opts.uninstall)
     if agent.name == "claude":
         changes += _awareness_changes(path.parent, opts.uninstall)
     return changes
 
 
-def _hook_change(agent: Agent, path: Path, command: str, uninstall: bool) -> Change:
+def _hook_changes(agent: Agent, path: Path, command: str, uninstall: bool) -> list[Change]:
+    """The hook file's change, then upstream's legacy scripts it pointed at (removed, kept as
+    `.bak`)."""
     old = read_bytes(path)
     doc = parse_json(path, old)
     try:
+        scripts = _legacy_script_changes(agent, path, legacy_scripts(doc, agent))
         touched = remove_hook(doc, agent) if uninstall else add_hook(doc, agent, command) != "present"
+        twins = (remove_twins(doc) if uninstall else add_twins(doc)) if agent.name == "gemini" else 0
     except ShapeError as exc:
         raise InstallError(f"{path}: {exc}; nothing written") from None
     what = "rtk hook" if uninstall else f"hook `{command}`"
-    if not touched:
-        return Change(agent.name, path, old, old, what)
-    return Change(agent.name, path, old, None if uninstall and nothing_left(doc, agent) else dump_json(doc),
-                  what)
+    if twins:
+        what += f" and {twins} rtk-form twin{'s' if twins > 1 else ''} of tools.allowed rules " \
+                "(Gemini checks its policy on the rewritten command)"
+    if not touched and not twins:
+        return [Change(agent.name, path, old, old, what), *scripts]
+    new = None if uninstall and nothing_left(doc, agent) else dump_json(doc)
+    return [Change(agent.name, path, old, new, what), *scripts]
+
+
+def _legacy_script_changes(agent: Agent, config: Path, scripts: list[str]) -> list[Change]:
+    changes = []
+    for written in dict.fromkeys(scripts):
+        script = Path(os.path.expandvars(os.path.expanduser(written)))
+        if not script.is_absolute():
+            script = config.parent / script
+        data = read_bytes(script)
+        if data is not None and b"rtk" in data:
+            changes.append(Change(agent.name, script, data, None, "upstream's legacy hook script",
+                                  keep_backup=True))
+    return changes
 
 
 def _awareness_changes(folder: Path, uninstall: bool) -> list[Change]:
@@ -133,6 +187,8 @@ def _message(change: Change, uninstall: bool) -> str:
     if not change.changed:
         return f"{head}: no {what} in {path}, nothing to remove" if uninstall \
             else f"{head}: {what} already installed in {path}"
+    if change.new is None and change.keep_backup:
+        return f"{head}: removed {what} {path} (kept as {change.backup})"
     if change.new is None:
         return f"{head}: removed {what}: deleted {path} (nothing else was in it)"
     if change.old is None:
@@ -165,7 +221,7 @@ def show(agents: tuple[str, ...], home: Path, cwd: Path, echo: Echo, warn: Echo)
     """One line per agent: where rtk's hook is installed; a warning when its program is gone."""
     for name in agents or tuple(AGENTS):
         agent = AGENTS[name]
-        places = [home / agent.global_path]
+        places = [agent.global_file(home)]
         if agent.local_path and cwd.resolve() != home.resolve():
             places.append(cwd / agent.local_path)
         found = [_show_place(agent, path, warn) for path in places]

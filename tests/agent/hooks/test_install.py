@@ -24,8 +24,8 @@ FRESH: dict[str, tuple[str, Any]] = {
         {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "rtk hook gemini"}]}]}}),
     "codex": (".codex/hooks.json", {"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "rtk hook codex"}]}]}}),
-    "copilot": (".copilot/hooks/rtk-rewrite.json", {"version": 1, "hooks": {"PreToolUse": [
-        {"type": "command", "command": "rtk hook copilot", "timeout": 5}]}}),
+    "copilot": (".copilot/hooks/rtk-rewrite.json", {"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "command": "rtk hook copilot", "timeoutSec": 5}]}}),
 }
 
 
@@ -201,7 +201,8 @@ def test_symlinked_settings_are_written_through(agent_home: Path, tmp_path: Path
 
 def test_global_only_agents_need_g(agent_home: Path, tmp_path: Path) -> None:
     for agent in ("cursor", "gemini"):
-        with pytest.raises(UsageError, match="global only"):
+        with pytest.raises(UsageError, match=f"{agent.capitalize()} hooks are global-only. Use: rtk init -g "
+                                              f"--agent {agent}"):
             run_init(Options((agent,), False, home=agent_home, cwd=tmp_path, program="rtk"), print)
     run_init(Options(("claude", "codex"), False, home=agent_home, cwd=tmp_path / "project", program="rtk"),
              print)
@@ -259,3 +260,114 @@ def test_cli_exit_codes_and_messages(agent_home: Path) -> None:
     assert shown.returncode == 0 and len(shown.stdout.splitlines()) == len(AGENTS)
     assert cli("-g", "--uninstall", "--agent", "claude", "--agent", "cursor", home=agent_home).returncode == 0
     assert not (agent_home / ".claude").exists() and not (agent_home / ".cursor").exists()
+
+
+@pytest.mark.parametrize(("agent", "variable", "relative"), [
+    ("claude", "CLAUDE_CONFIG_DIR", "settings.json"), ("codex", "CODEX_HOME", "hooks.json"),
+    ("copilot", "COPILOT_HOME", "hooks/rtk-rewrite.json")])
+def test_the_agents_own_config_variables(agent_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         agent: str, variable: str, relative: str) -> None:
+    monkeypatch.setenv(variable, str(tmp_path / "elsewhere"))
+    init(agent_home, agent)
+    assert json.loads((tmp_path / "elsewhere" / relative).read_text()) == FRESH[agent][1]
+    assert not (agent_home / FRESH[agent][0]).exists()
+    init(agent_home, agent, uninstall=True)
+    assert not (tmp_path / "elsewhere" / relative).exists()
+
+
+LEGACY_SCRIPT = "#!/usr/bin/env bash\n# rtk-hook-version: 2\nexec rtk rewrite \"$@\"\n"
+
+
+@pytest.mark.parametrize(("agent", "command", "script"), [
+    ("claude", "~/.claude/hooks/rtk-rewrite.sh", ".claude/hooks/rtk-rewrite.sh"),
+    ("cursor", "./hooks/rtk-rewrite.sh", ".cursor/hooks/rtk-rewrite.sh")])
+def test_upstream_legacy_hook_is_migrated(agent_home: Path, agent: str, command: str, script: str) -> None:
+    relative, fresh = FRESH[agent]
+    legacy: dict[str, Any] = ({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": command}]}]}} if agent == "claude" else
+        {"version": 1, "hooks": {"preToolUse": [{"command": command, "matcher": "Shell"}]}})
+    (agent_home / relative).parent.mkdir(parents=True)
+    (agent_home / relative).write_text(json.dumps(legacy))
+    (agent_home / script).parent.mkdir(parents=True, exist_ok=True)
+    (agent_home / script).write_text(LEGACY_SCRIPT)
+    lines = init(agent_home, agent)
+    assert json.loads((agent_home / relative).read_text()) == fresh
+    assert not (agent_home / script).exists()
+    assert (agent_home / f"{script}.bak").read_text() == LEGACY_SCRIPT
+    assert any("legacy" in line and script in line for line in lines)
+    assert all("already installed" in line for line in init(agent_home, agent))
+
+
+def test_uninstall_removes_a_legacy_entry_too(agent_home: Path) -> None:
+    path = agent_home / ".claude/settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"model": "x", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "bash /opt/rtk/rtk-rewrite.sh"}]}]}}))
+    init(agent_home, uninstall=True)
+    assert json.loads(path.read_text()) == {"model": "x"}
+
+
+@pytest.mark.parametrize("entry", [
+    {"matcher": "*", "hooks": [{"type": "command", "command": "rtk hook claude"}]},
+    {"matcher": "Bash", "hooks": [{"type": "prompt", "command": "rtk hook claude"}]}])
+def test_an_rtk_entry_of_another_matcher_or_type_is_replaced(agent_home: Path, entry: dict) -> None:
+    path = agent_home / ".claude/settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"hooks": {"PreToolUse": [entry]}}))
+    lines = init(agent_home)
+    assert "already installed" not in lines[0]
+    assert json.loads(path.read_text()) == FRESH["claude"][1]
+
+
+def test_copilot_old_event_and_timeout_field_are_migrated(agent_home: Path) -> None:
+    path = agent_home / FRESH["copilot"][0]
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"version": 1, "hooks": {"PreToolUse": [
+        {"type": "command", "command": "rtk hook copilot", "timeout": 5}]}}))
+    init(agent_home, "copilot")
+    assert json.loads(path.read_text()) == FRESH["copilot"][1]
+
+
+def test_an_unwritable_backup_is_one_clear_error_and_nothing_written(agent_home: Path) -> None:
+    path = agent_home / ".claude/settings.json"
+    path.parent.mkdir()
+    path.write_text('{"model": "x"}')
+    Path(f"{path}.bak").mkdir()  # a directory where the backup must go
+    before = snapshot(agent_home)
+    with pytest.raises(InstallError, match="cannot write the backup"):
+        init(agent_home)
+    assert snapshot(agent_home) == before
+
+
+def test_gemini_twins_of_allow_rules_are_added_and_removed(agent_home: Path) -> None:
+    path = agent_home / ".gemini/settings.json"
+    path.parent.mkdir()
+    allowed = ["run_shell_command(git status)", "read_file", "run_shell_command(cargo test)"]
+    path.write_text(json.dumps({"tools": {"allowed": list(allowed)}}))
+    lines = init(agent_home, "gemini")
+    doc = json.loads(path.read_text())
+    assert doc["tools"]["allowed"] == [*allowed, "run_shell_command(rtk git status)",
+                                       "run_shell_command(rtk cargo test)"]
+    assert any("2 rtk-form twins" in line for line in lines)
+    init(agent_home, "gemini", uninstall=True)
+    assert json.loads(path.read_text()) == {"tools": {"allowed": allowed}}
+
+
+def test_codex_install_says_the_hook_must_be_trusted(agent_home: Path) -> None:
+    assert any("/hooks" in line and "trust" in line for line in init(agent_home, "codex"))
+    assert not any("trust" in line for line in init(agent_home, "codex"))
+
+
+def test_rtk_uninstall_verb(agent_home: Path) -> None:
+    env = dict(os.environ, HOME=str(agent_home))
+    run = [*rtk_executable(), "uninstall"]
+    assert subprocess.run([*rtk_executable(), "init", "-g"], env=env, capture_output=True,
+                          check=False).returncode == 0
+    dry = subprocess.run([*run, "-g", "--dry-run"], env=env, capture_output=True, text=True, check=False)
+    assert dry.returncode == 0 and "+++ /dev/null" in dry.stdout
+    assert (agent_home / ".claude/settings.json").exists()
+    done = subprocess.run([*run, "-g"], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and not (agent_home / ".claude/settings.json").exists()
+    local = subprocess.run([*run, "--agent", "cursor"], env=env, capture_output=True, text=True, check=False)
+    assert local.returncode == 2
+    assert local.stderr.strip() == "rtk: Cursor hooks are global-only. Use: rtk init -g --agent cursor"
