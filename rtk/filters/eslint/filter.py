@@ -159,9 +159,14 @@ def _root_of(path: str, cwd: str) -> str:
         return _with_slash(cwd)
     parts = path.split("/")
     for i, part in enumerate(parts[1:-1], start=1):
-        if part in ROOT_MARKERS:
+        if part in ROOT_MARKERS and not _is_home(parts[:i]):
             return "/".join(parts[:i]) + "/"
     return ""
+
+
+def _is_home(parts: list[str]) -> bool:
+    """`/home/dev`, `/Users/dev`, `/root`: a `src/` right under it holds projects, it is no project's."""
+    return parts in (["", "root"],) or (len(parts) == 3 and parts[1] in ("home", "Users"))
 
 
 def create(ctx: FilterContext) -> EslintFilter:
