@@ -270,9 +270,9 @@ def reset_cache() -> None:
 
 def _warn_once(parts: list[dict[str, object]]) -> None:
     """Broken files and untrusted project files: one `rtk:` line each, once per run (not from
-    `rtk hook`, whose stderr the agent's host may show as an error)."""
+    `rtk hook` or `rtk rewrite`, whose stderr the agent's host may show as an error)."""
     global _warned
-    if _warned or sys.argv[1:2] == ["hook"]:
+    if _warned or sys.argv[1:2] and sys.argv[1] in HOT_PATHS:
         return
     _warned = True
     for part in parts:
