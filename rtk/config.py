@@ -1,8 +1,10 @@
 """config.toml plus environment overrides, with where each value came from.
 
 A broken config must never stop a command: every problem becomes one `rtk:` line on stderr and
-the defaults stand in. `load()` is cached per process because the runner, the filters and the
-tracking path all ask.
+the defaults stand in. That includes the pathological ones: a file too large to be a config, a
+500-deep nested array (tomllib recurses: RecursionError), a directory or unreadable file in its
+place. `load()` is cached per process because the runner, the filters and the tracking path all
+ask.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "tracking": {"enabled": True, "history_days": 90},
     "recall": {"enabled": True, "max_entries": 200, "max_bytes_per_entry": 64 * 1024 * 1024,
                "retention_days": 14},
-    "hooks": {"exclude_commands": [], "audit": False},
+    "hooks": {"exclude_commands": [], "audit": False, "transparent_prefixes": []},
     "filters": {"disabled": []},
     "limits": {},
 }
@@ -29,6 +31,7 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "RTK_HOOK_AUDIT": ("hooks", "audit"),
 }
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 class Config:
@@ -98,22 +101,33 @@ def _read(path: str) -> Config:
     sources = {f"{s}.{k}": "default" for s, keys in DEFAULTS.items() for k in keys}
     config = Config(values, sources)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            text = f.read(MAX_CONFIG_BYTES + 1).decode("utf-8")
     except FileNotFoundError:
         return config
     except (OSError, UnicodeDecodeError) as exc:
         config.problems.append(f"cannot read {path} ({exc}); using defaults")
         return config
+    if len(text) > MAX_CONFIG_BYTES:
+        config.problems.append(f"{path} is larger than {MAX_CONFIG_BYTES:,} bytes; using defaults")
+        return config
+    parsed = _parse(text, path, config.problems)
+    if parsed is not None:
+        _merge(config, parsed, str(path))
+    return config
+
+
+def _parse(text: str, path: str, problems: list[str]) -> dict[str, Any] | None:
     import tomllib
 
     try:
-        parsed = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        config.problems.append(f"{path}: {exc}; using defaults")
-        return config
-    _merge(config, parsed, str(path))
-    return config
+        problems.append(f"{path}: {exc}; using defaults")
+    except (RecursionError, MemoryError, ValueError) as exc:
+        problems.append(f"{path}: cannot be parsed ({type(exc).__name__}: nested too deep or too large); "
+                        "using defaults")
+    return None
 
 
 def _merge(config: Config, parsed: dict[str, Any], origin: str) -> None:

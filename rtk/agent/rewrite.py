@@ -11,6 +11,7 @@ import sys
 
 from rtk import paths
 from rtk.agent import permissions, segments
+from rtk.filters import launchers
 from rtk.filters.registry import classify
 from rtk.shell import parse as shell
 
@@ -173,8 +174,9 @@ def _display_only(stage: shell.Command | shell.Group) -> bool:
 
 
 def _follows(arg: str) -> bool:
-    if arg.startswith("--"):
-        return arg == "--follow" or arg.startswith("--follow=")
+    if arg.startswith("--"):  # tail takes any unambiguous prefix: --f, --foll, --follow=name
+        name = arg[2:].split("=", 1)[0]
+        return bool(name) and "follow".startswith(name)
     return arg.startswith("-") and not arg[1:].isdigit() and ("f" in arg or "F" in arg)
 
 
@@ -200,6 +202,9 @@ def _simple(cmd: shell.Command, ok: bool, found: _Analysis, src: str, depth: int
 def _peel(words: list[shell.Word], i: int, found: _Analysis) -> tuple[int | None, str]:
     """Step over `env`, `time`, `nice`, ...: the index of the real command word."""
     while i < len(words) and words[i].literal:
+        if size := _transparent_prefix(words, i):
+            i += size
+            continue
         peel: Callable[[list[str], int], int | None] | None = WRAPPERS.get(os.path.basename(words[i].value))
         if peel is None:
             break
@@ -259,6 +264,21 @@ def _shell_c(script: shell.Word, ok: bool, found: _Analysis, depth: int) -> str:
     return "script rewritten inside" if inner.insertions else "script looked into"
 
 
+def _transparent_prefix(words: list[shell.Word], i: int) -> int:
+    """`[hooks] transparent_prefixes` (`direnv exec .`, `bundle exec`): how many words the one
+    starting at words[i] spans, 0 when none does."""
+    cfg = _config()
+    if cfg is None:
+        return 0
+    for entry in cfg.get("hooks", "transparent_prefixes") or []:
+        prefix = entry.split() if isinstance(entry, str) else []
+        given = words[i:i + len(prefix)]
+        if prefix and len(given) == len(prefix) and all(
+                w.literal and w.value == p for w, p in zip(given, prefix, strict=True)):
+            return len(prefix)
+    return 0
+
+
 def _config() -> Config | None:
     """The loaded config, or None without importing the config module when there is no file."""
     if not os.path.exists(paths.config_path()):
@@ -305,7 +325,9 @@ def _compile(entry: str) -> re.Pattern[str] | None:
 
 
 def _excluded(argv: list[str]) -> str | None:
-    texts = {" ".join(argv), " ".join([os.path.basename(argv[0]), *argv[1:]])}
+    """An exclude names the tool, whatever launches it: `pytest` also covers `python -m pytest`."""
+    texts = {text for words in launchers.candidates(argv)
+             for text in (" ".join(words), " ".join([os.path.basename(words[0]), *words[1:]]))}
     for entry, pattern in _exclusions():
         if pattern is not None:
             if any(pattern.search(text) for text in texts):
@@ -389,6 +411,7 @@ def _env(values: list[str], i: int) -> int | None:
 WRAPPERS: dict[str, Callable[[list[str], int], int | None]] = {
     "time": _time, "nice": _nice, "nohup": _nohup, "timeout": _timeout,
     "command": _command_builtin, "exec": _exec, "env": _env,
+    "noglob": _nohup, "nocorrect": _nohup,  # zsh precommand modifiers
 }
 SHELL_OPTS_WITH_VALUE = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 
