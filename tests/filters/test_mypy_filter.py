@@ -1,6 +1,10 @@
 """The mypy filter on real captures: wrapped messages joined, notes under their error."""
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from rtk.filters.base import FilterContext
 from rtk.filters.mypy import create
 from rtk.filters.registry import filter_name_for
@@ -65,3 +69,15 @@ def test_success_and_usage_errors_pass_through() -> None:
     assert out == ["Success: no issues found in 4 source files"] and not filt.failure_seen
     _, usage = run("bad_option")
     assert usage[-1] == "mypy: error: unrecognized arguments: --stict"
+
+
+@pytest.mark.parametrize("case", ["requests_plain", "requests_strict", "requests_strict_pretty", "pygments_strict",
+                                  "attrs_pretty_strict_cfg", "flask_pretty_project", "click_clean", "six_clean"])
+def test_every_error_is_listed(case: str) -> None:
+    raw = raw_lines("mypy", case)
+    found = next(m for line in raw if (m := re.match(r"^Found (\d+) errors? in (\d+) files?", line)))
+    _, out = run(case)
+    locations = sum(len(re.findall(r"(?:^  | )L\d+(?::\d+)?(?= )", line)) for line in out
+                    if line.startswith("  L") and " note: " not in line)
+    assert locations == int(found[1])
+    assert out[-1].startswith(f"mypy: {int(found[1]):,} error")

@@ -1,6 +1,10 @@
 """The ruff filter on real captures: every output format reduces to one line per finding."""
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from rtk.filters.base import FilterContext
 from rtk.filters.registry import filter_name_for
 from rtk.filters.ruff import create
@@ -71,3 +75,21 @@ def test_format_diff_counts_lines_per_file() -> None:
 def test_format_syntax_error_keeps_its_location() -> None:
     _, out = run("format_syntax_error", ("ruff", "format", "--check", "src"))
     assert "src/requests/help.py:135:12: invalid-syntax: Expected a parameter or the end of the parameter list" in out
+
+
+def test_concise_findings_with_one_message_share_a_line() -> None:
+    _, out = run("check_concise", ("ruff", "check", "--output-format", "concise", "src"))
+    assert "  L143:1 L148:1 L149:1 L151:1 L152:1 L164:1 L165:1 L177:1 L178:1 L179:1 E402 Module level import not at top of file" in out
+    assert "ruff: 184 findings in 13 files (F401 x59, E501 x40, B904 x27, E402 x17, B028 x9, " in out[-1]
+
+
+@pytest.mark.parametrize("case", ["check_default", "check_concise", "check_grouped", "check_all_full",
+                                  "check_fix", "check_fix_concise", "check_syntax_error"])
+def test_every_finding_is_counted(case: str) -> None:
+    raw = raw_lines("ruff", case)
+    findings = sum(bool(re.match(r"^\S+:\d+:\d+: \S", line) or re.match(r"^\s*--> \S+:\d+:\d+$", line)
+                        or re.match(r"^\s+\d+:\d+\s+\S+ ", line)) for line in raw)
+    _, out = run(case, ("ruff", "check"))
+    locations = sum(len(re.findall(r"(?:^  | )L\d+:\d+(?= )", line)) for line in out if line.startswith("  L"))
+    assert locations == findings
+    assert out[-1].startswith(f"ruff: {findings:,} finding")

@@ -44,7 +44,7 @@ def clean(line: str) -> str:
 
 def concise(text: str) -> Finding | None:
     m = CONCISE.match(text)
-    if m is None or m["msg"].startswith("Found "):
+    if m is None:
         return None
     return Finding(m["path"], int(m["line"]), int(m["col"]), m["code"], m["msg"])
 

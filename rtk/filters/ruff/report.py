@@ -1,8 +1,9 @@
 """Findings grouped under their file, and the closing count by rule.
 
 ruff sorts its findings by file, so a file's group is printed as soon as the findings move on
-to the next file. A message repeated word for word in the same file is printed once; later
-ones say `(same)`, and a rule's `help:` is printed at its first finding in the file. Long groups repeat the file name every REPEAT_EVERY lines so a location is
+to the next file. Findings without a code frame that share code and message share one line
+listing their locations; with frames, a message repeated word for word in the same file is
+printed once and later ones say `(same)`, and a rule's `help:` is printed at its first finding in the file. Long groups repeat the file name every REPEAT_EVERY lines so a location is
 never far from its file.
 """
 from __future__ import annotations
@@ -13,6 +14,7 @@ from rtk.filters.ruff.lines import Finding
 
 REPEAT_EVERY = 25
 TOP_RULES = 10
+PER_LINE = 20
 
 
 class Report:
@@ -45,12 +47,14 @@ class Report:
         seen: set[tuple[str, str]] = set()
         helped: set[str] = set()
         since_header = 0
-        for f in findings:
+        for group in _merge(findings):
+            f = group[0]
             if since_header >= REPEAT_EVERY:
                 out.append(f"{path} (continued)")
                 since_header = 0
-            self.rules[f.code] += 1
-            lines = self._finding(f, (f.code, f.message) in seen, f.code in helped)
+            self.rules[f.code] += len(group)
+            where = " ".join(f"L{g.line}:{g.col}" for g in group)
+            lines = self._finding(f, where, (f.code, f.message) in seen, f.code in helped)
             seen.add((f.code, f.message))
             helped.add(f.code)
             out.extend(lines)
@@ -58,8 +62,8 @@ class Report:
         return out
 
     @staticmethod
-    def _finding(f: Finding, repeated: bool, helped: bool) -> list[str]:
-        out = [f"  L{f.line}:{f.col} {f.code} {'(same)' if repeated else f.message}"]
+    def _finding(f: Finding, where: str, repeated: bool, helped: bool) -> list[str]:
+        out = [f"  {where} {f.code} {'(same)' if repeated else f.message}"]
         if f.source:
             out.append(f"    | {f.source}")
         if f.help and not helped:
@@ -75,3 +79,19 @@ class Report:
         noun = "finding" if self.total == 1 else "findings"
         files = "file" if self.files == 1 else "files"
         return f"ruff: {self.total:,} {noun} in {self.files:,} {files} ({top}{tail})"
+
+
+def _merge(findings: list[Finding]) -> list[list[Finding]]:
+    """Findings without a code frame and with the same code and message share one line (in the
+    order of the first); a finding with its marked source line stays on its own."""
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    order: list[list[Finding]] = []
+    for f in findings:
+        key = (f.code, f.message)
+        if f.source or key not in groups or len(groups[key]) >= PER_LINE:
+            order.append([f])
+            if not f.source:
+                groups[key] = order[-1]
+            continue
+        groups[key].append(f)
+    return order
