@@ -1,10 +1,14 @@
 """The go filter on real captures: failures kept whole, passing output and package noise counted."""
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from rtk.filters.base import FilterContext
 from rtk.filters.go import create
 from rtk.filters.go.lines import stdlib_function
-from tests.filters.line_replay import raw_lines, replay
+from tests.filters.line_replay import FIXTURES, raw_lines, replay
 
 
 def run(case: str, argv: tuple[str, ...] = ("go", "test", "./...")) -> tuple[object, list[str]]:
@@ -65,3 +69,20 @@ def test_build_errors_stay_verbatim() -> None:
     raw = raw_lines("go", "test_build_error")
     _, out = run("test_build_error")
     assert [line for line in raw if line.startswith(("#", "./"))] == [line for line in out if line.startswith(("#", "./"))]
+
+
+CASES = sorted(p.name for p in (FIXTURES / "go").iterdir() if (p / "raw.txt").exists())
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_every_failure_and_diagnostic_survives(case: str) -> None:
+    raw = raw_lines("go", case)
+    argv = tuple((FIXTURES / "go" / case / "command").read_text().split())
+    _, out = run(case, argv)
+    fails = [line.strip() for line in raw if line.lstrip().startswith("--- FAIL: ")]
+    assert [line.strip() for line in out if line.lstrip().startswith("--- FAIL: ")] == fails
+    assert [line for line in raw if re.match(r"^FAIL\s+\S", line)] == [line for line in out if re.match(r"^FAIL\s+\S", line)]
+    diagnostics = sum(bool(re.match(r"^(?:vet: )?\S+\.go:\d+:\d+: ", line)) for line in raw)
+    listed = sum(bool(re.match(r"^(?:vet: )?\S+\.go:\d+:\d+: ", line)) for line in out)
+    grouped = sum(len(re.findall(r"(?:^  | )L\d+:\d+(?= )", line)) for line in out if line.startswith("  L"))
+    assert listed + grouped == diagnostics

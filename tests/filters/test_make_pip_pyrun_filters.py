@@ -1,13 +1,17 @@
 """make, pip and pyrun on real captures: what each drops is counted, what an agent needs stays."""
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from rtk.filters.base import FilterContext
 from rtk.filters.make import create as make_filter
 from rtk.filters.pip import create as pip_filter
 from rtk.filters.pip.filter import elide_versions
 from rtk.filters.pyrun import create as pyrun_filter
 from rtk.filters.registry import filter_name_for
-from tests.filters.line_replay import raw_lines, replay
+from tests.filters.line_replay import FIXTURES, raw_lines, replay
 
 
 def test_routing() -> None:
@@ -77,3 +81,12 @@ def test_unittest_drops_progress_and_keeps_results() -> None:
     assert [line for line in out if line.startswith(("FAIL: ", "ERROR: "))] == heads
     assert not any(line.endswith(" ... ok") for line in out)
     assert out[-2:] == ["Ran 55 tests in 0.199s", "FAILED (failures=1, errors=4)"]
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in (FIXTURES / "make").iterdir() if (p / "raw.txt").exists()))
+def test_make_keeps_every_diagnostic_and_failure_line(case: str) -> None:
+    raw = raw_lines("make", case)
+    out = replay(make_filter(FilterContext(("make",))), raw)
+    wanted = [line for line in raw if re.match(r"^\S+:\d+:\d+: (?:fatal )?(?:warning|error|note)", line)
+              or re.match(r"^\S*make(?:\[\d+\])?: \*\*\*|^FAILED: ", line)]
+    assert [line for line in out if line in set(wanted)] == wanted
