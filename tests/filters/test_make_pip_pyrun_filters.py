@@ -87,6 +87,6 @@ def test_unittest_drops_progress_and_keeps_results() -> None:
 def test_make_keeps_every_diagnostic_and_failure_line(case: str) -> None:
     raw = raw_lines("make", case)
     out = replay(make_filter(FilterContext(("make",))), raw)
-    wanted = [line for line in raw if re.match(r"^\S+:\d+:\d+: (?:fatal )?(?:warning|error|note)", line)
+    wanted = [line.rstrip() for line in raw if re.match(r"^\S+:\d+:\d+: (?:fatal )?(?:warning|error|note)", line)
               or re.match(r"^\S*make(?:\[\d+\])?: \*\*\*|^FAILED: ", line)]
     assert [line for line in out if line in set(wanted)] == wanted
