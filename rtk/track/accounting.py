@@ -13,6 +13,7 @@ job is stranded). `RTK_TRACK_SYNC=1` records in-process instead (tests, debuggin
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -23,6 +24,8 @@ from typing import IO
 
 from rtk import paths
 from rtk.track.queue import LOCK_NAME, queue_dir
+
+READ_ONLY_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM)
 
 INLINE_MAX = 1024 * 1024        # per stream, kept in memory; past it the bytes go to a file
 SPOOL_MAX = 1024 * 1024 * 1024  # per stream on disk; past it bytes are counted, tokens estimated
@@ -97,6 +100,7 @@ class Accountant:
         self._printed = _Spool(queue / f"{self.stem}.out")
         self._printed_is_raw = filter_name == "passthrough"  # spool and count those bytes once
         self.problem: str | None = None
+        self.quiet = False  # the data dir is read-only (a sandbox, Codex's default): no line
 
     def raw(self, data: bytes) -> None:
         self._add(self._raw, data)
@@ -111,17 +115,20 @@ class Accountant:
                 spool.add(data)
             except OSError as exc:
                 self.problem = f"cannot spool output in {self.queue} ({exc.strerror or exc})"
+                self.quiet = exc.errno in READ_ONLY_ERRNOS
 
     def finish(self, record: RunRecord) -> None:
         try:
             job = self._write_job(record) if self.problem is None else None
         except OSError as exc:
             self.problem = f"cannot queue the run in {self.queue} ({exc.strerror or exc})"
+            self.quiet = exc.errno in READ_ONLY_ERRNOS
             job = None
         if job is None:
             self._raw.discard()
             self._printed.discard()
-            print(f"rtk: tracking skipped: {self.problem}", file=sys.stderr)
+            if not self.quiet:
+                print(f"rtk: tracking skipped: {self.problem}", file=sys.stderr)
         elif os.environ.get("RTK_TRACK_SYNC", "") not in ("", "0"):
             from rtk.track import worker as track_worker
 
