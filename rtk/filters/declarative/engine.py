@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream
 
 from .definition import FilterDef
+from .pattern import LINE_CAP
 from .pipeline import RulePipeline
 from .rules import Rules
 
@@ -87,7 +88,7 @@ class DeclarativeFilter(BaseFilter):
             if rules.match_output:
                 preparer = RulePipeline(rules)
                 prepared = [preparer.prepare(raw) for raw in self.held]
-                message = _output_message(rules, "\n".join(prepared))
+                message = _output_message(rules, "\n".join(line[:LINE_CAP] for line in prepared))
                 if message is not None:
                     self._elided = True
                     self.held = []
