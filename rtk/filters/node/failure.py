@@ -27,6 +27,7 @@ class FailureBody:
         self.kept = 0
         self.dropped_content = 0
         self.user_frames = 0
+        self.base: int | None = None
 
     def take(self, text: str) -> str | None:
         """The line to print for `text` (re-indented), or None to drop it."""
@@ -43,14 +44,13 @@ class FailureBody:
         if self.kept > self.max_lines:
             self.dropped_content += 1
             return None
-        return self.indent + text.rstrip()[_common_indent(text):]
+        lead = len(text) - len(text.lstrip())
+        if self.base is None:
+            self.base = lead  # the runner's own indentation of this body, taken off every line
+        return self.indent + text.rstrip()[min(lead, self.base):]
 
     def closing(self) -> str | None:
         if self.dropped_content:
             return f"{self.indent}... {self.dropped_content:,} more lines of this failure"
         return None
 
-
-def _common_indent(text: str) -> int:
-    """Strip up to 4 columns of the runner's own indentation, keep the message's own."""
-    return min(len(text) - len(text.lstrip()), 4)
