@@ -93,3 +93,11 @@ def test_every_finding_is_counted(case: str) -> None:
     locations = sum(len(re.findall(r"(?:^  | )L\d+:\d+(?= )", line)) for line in out if line.startswith("  L"))
     assert locations == findings
     assert out[-1].startswith(f"ruff: {findings:,} finding")
+
+
+def test_show_fixes_lists_every_fixed_file() -> None:
+    raw = raw_lines("ruff", "ruff04_check_fix")
+    _, out = run("ruff04_check_fix", ("ruff", "check", "--fix", "--show-fixes", "src"))
+    fixed = [line for line in raw if line.startswith("- ") and line.endswith(":")]
+    assert fixed and [line for line in out if line in fixed] == fixed
+    assert "Found 41 errors (12 fixed, 29 remaining)." in out

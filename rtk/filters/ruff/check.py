@@ -9,6 +9,7 @@ from rtk.filters.ruff import lines as rl
 from rtk.filters.ruff.report import Report
 
 SPACES = re.compile(r"\s+")
+FRAME_OPEN = re.compile(r"^\s*\|\s*$")  # the line a code frame starts with
 SPAN_MARK = re.compile(r"^\s*[/|](?=\s)")  # the start of a multi-line span
 _NOTHING: tuple[Line, ...] = ()
 
@@ -20,6 +21,7 @@ class CheckFilter(BaseFilter):
         self._header: tuple[str, str, Stream] | None = None  # full-format `CODE message`
         self._open: rl.Finding | None = None  # finding whose frame is being read
         self._after_help = False
+        self._in_frame = False  # the open finding's frame has begun
         self._group_path: str | None = None
         self._stream = Stream.STDOUT
 
@@ -68,6 +70,7 @@ class CheckFilter(BaseFilter):
     def _start(self, finding: rl.Finding) -> None:
         self._open = finding
         self._after_help = False
+        self._in_frame = False
 
     def _absorb(self, text: str) -> bool:
         """Whether the line belongs to the open finding's code frame (kept in it or dropped)."""
@@ -76,6 +79,10 @@ class CheckFilter(BaseFilter):
         if not text:
             self._open = None
             return True
+        first, self._in_frame = not self._in_frame, True
+        if first and not FRAME_OPEN.match(text) and not rl.HELP.match(text):
+            self._open = None  # no frame follows (concise): `- path:` of --show-fixes is not one
+            return False
         if (help_line := rl.HELP.match(text)) is not None:
             if help_line["kind"] == "help" and not finding.help:
                 finding.help = help_line["text"]

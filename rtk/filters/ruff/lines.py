@@ -14,7 +14,7 @@ CONCISE = re.compile(r"^(?P<path>[^\s:][^:]*?):(?P<line>\d+):(?P<col>\d+): "
 HEADER = re.compile(r"^(?P<code>" + CODE + r")(?::)? (?P<msg>\S.*)$")
 ARROW = re.compile(r"^\s*-->\s*(?P<path>.+?):(?P<line>\d+):(?P<col>\d+)\s*$")
 # grouped format: `path:` then `  line:col CODE message`
-GROUP_FILE = re.compile(r"^(?P<path>\S[^:]*):$")
+GROUP_FILE = re.compile(r"^(?P<path>(?:[A-Za-z]:)?[^\s:-][^:]*):$")  # not `- path:` of --show-fixes
 GROUP_ITEM = re.compile(r"^\s+(?P<line>\d+):(?P<col>\d+)\s+(?P<code>" + CODE + r")(?::)? (?P<msg>.*)$")
 FRAME_SOURCE = re.compile(r"^\s*(?P<num>\d+)\s*[|+]\s?(?P<text>.*)$")
 FRAME_OTHER = re.compile(r"^\s*(?:\||-|=|\.\.\.|\d+\s*-)(?:\s|$)|^-{8,}$")
