@@ -73,7 +73,7 @@ def test_progress_counts_are_live() -> None:
 # -- caps and markers -------------------------------------------------------------------------
 
 def test_e_lines_are_capped_at_40_with_a_marker_and_recall() -> None:
-    e_lines = [f"E         - item {i}" for i in range(55)]
+    e_lines = [f"E         {'-+'[i % 2]} item {i}" for i in range(55)]  # no long pure run: no folding
     printed, filt = run([f"{SEP} FAILURES {SEP}", *block("test_big_diff", ">       assert a == b", *e_lines,
                                                             "", "tests/test_x.py:9: AssertionError"),
                          f"{SEP} 1 failed in 0.10s {SEP}"])
@@ -82,6 +82,18 @@ def test_e_lines_are_capped_at_40_with_a_marker_and_recall() -> None:
     assert printed.index("... 15 more E lines") == printed.index(e_lines[39]) + 1
     assert "tests/test_x.py:9: AssertionError" in printed
     assert filt.elided and filt.failure_seen
+
+
+def test_a_long_diff_in_e_lines_keeps_each_runs_ends_and_drops_caret_hints() -> None:
+    e_lines = ["E       AssertionError: Lists differ: [1, 2] != [3, 4]", "E       ",
+               *(f"E       - ({i},)," for i in range(12)), "E       ?   ^", "E         (99,),"]
+    printed, filt = run([f"{SEP} FAILURES {SEP}", *block("test_diff", ">       assert a == b", *e_lines,
+                                                            "", "tests/test_x.py:9: AssertionError"),
+                         f"{SEP} 1 failed in 0.10s {SEP}"])
+    assert [t for t in printed if t.startswith("E ")] == [
+        e_lines[0], "E       - (0,),", "E       - (1,),", "E       - (2,),", "E       ... 8 more - lines",
+        "E       - (11,),", "E         (99,),"]
+    assert filt.elided
 
 
 def test_captured_output_keeps_its_last_20_lines_with_a_marker() -> None:
@@ -128,8 +140,12 @@ def test_identical_tracebacks_are_printed_once() -> None:
 
 def test_all_passed_gives_one_line_and_one_warnings_line() -> None:
     printed, filt = run(raw_lines("toolz_pass_warnings"), exit_code=0)
-    assert printed[-2:] == ["pytest: 192 passed, 1 skipped in 14.96s",
-                            "17 warnings: FutureWarning x13, DeprecationWarning x2, UserWarning x2"]
+    assert printed[-6:] == ["pytest: 192 passed, 1 skipped in 14.96s",
+                            "17 warnings: FutureWarning x13, DeprecationWarning x2, UserWarning x2",
+                            "  toolz/dicttoolz.py:38: FutureWarning: merge() argument order will change (x13)",
+                            "  toolz/itertoolz.py:547: DeprecationWarning: frequencies() will return a Counter in toolz 2.0 (x2)",
+                            "  toolz/itertoolz.py:705: UserWarning: partition of 2 is slow on iterators",
+                            "  toolz/itertoolz.py:705: UserWarning: partition of 3 is slow on iterators"]
     assert not filt.failure_seen
 
 
@@ -173,7 +189,10 @@ def test_a_test_named_only_by_its_header_is_named_in_full_by_the_summary() -> No
     printed, _ = run(raw_lines("toolz_s_prints"))
     assert "FAILED test_get" in printed
     assert "FAILED toolz/tests/test_itertoolz.py::test_get" in printed
-    assert "... 45 more lines (printed by tests during the run)" in printed
+    # -s: the failing test's last 20 printed lines are kept, the passing tests' prints counted
+    assert printed[:3] == ["printed by the failing test:", "... 10 more lines (earlier output of this test)",
+                           "get: probing candidate 10 for 10 in str"]
+    assert "... 15 more lines (printed by tests during the run)" in printed
 
 
 def test_line_style_keeps_each_crash_line_and_the_summary_names_the_tests() -> None:
@@ -231,3 +250,28 @@ def test_an_exception_group_keeps_every_sub_exception() -> None:
     assert "    | ValueError: bad 0" in printed and "    | ValueError: bad 1" in printed
     assert '    |   File "/tmp/eg/test_eg.py", line 2, in helper' in printed
     assert not any(t.endswith("| Traceback (most recent call last):") for t in printed)
+
+
+def test_with_s_and_v_the_prints_of_a_failing_test_are_kept_under_its_id() -> None:
+    printed, filt = run(raw_lines("click_s_failing_prints_v"))
+    at = printed.index("printed by tests/test_types.py::test_range[type7-0-1]:")
+    assert printed[at + 1] == "DEBUG IntRange._clamp bound=0 dir=1 open=True"
+    assert "DEBUG IntRange._clamp bound=0 dir=1 open=False" not in printed  # a passing test's
+    assert "... 2 more lines (printed by tests during the run)" in printed and filt.elided
+
+
+def test_with_s_and_q_a_print_belongs_to_the_result_character_after_it() -> None:
+    printed, _ = run(raw_lines("click_s_failing_prints"))
+    assert printed[:4] == ["printed by the failing test:", "DEBUG IntRange._clamp bound=0 dir=1 open=True",
+                           "printed by the failing test:", "DEBUG IntRange._clamp bound=5 dir=-1 open=True"]
+
+
+def test_each_distinct_warning_message_keeps_its_text_and_location() -> None:
+    printed, _ = run(raw_lines("click_warnings_summary_messages"), exit_code=0)
+    assert printed[-4:] == [
+        "8 warnings: DeprecationWarning x6, UserWarning x2",
+        "  tests/test_utils/test_style.py:77: DeprecationWarning: 256-colour palette indices are deprecated,"
+        " pass an RGB tuple instead (x6)",
+        "  tests/test_utils/test_style.py:77: UserWarning: RGB colour (0, 0, 0) is close to grey and may be unreadable",
+        "  tests/test_utils/test_style.py:77: UserWarning: RGB colour (255, 255, 255) is close to grey and may be"
+        " unreadable"]

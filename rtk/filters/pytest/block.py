@@ -15,10 +15,10 @@ from collections import deque
 from dataclasses import dataclass
 
 from rtk.filters.base import elision_marker
+from rtk.filters.pytest import ediff
 from rtk.filters.pytest import patterns as p
 
 NO_SRC, KEEP_SRC, SKIP_SRC, CONTINUATION = 0, 1, 2, 3
-MAX_CONTINUATION = 5  # lines of a multi-line failing statement kept after its `>` line
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class Caps:
     captured: int | None = 20
     tb_head: int | None = 4
     tb_tail: int = 8
+    continuation: int = 0  # lines of a multi-line failing statement kept after its `>` line
 
 
 class _Capture:
@@ -144,11 +145,14 @@ class Block:
         elif "^" in line and p.CARET_RE.match(line):
             return
         elif self._want_src == CONTINUATION:
+            # the rest of a multi-line failing statement: the `>` line names it, the location
+            # line below says where; the recall store keeps the whole statement
             if line.strip():
                 self._continued += 1
-                self._add_tb("  " + line.strip())
-            if self._continued >= MAX_CONTINUATION:
-                self._want_src = NO_SRC
+                if self._continued <= self.caps.continuation:
+                    self._add_tb("  " + line.strip())
+                else:
+                    self.elided = True
         elif self._want_src:
             keep, self._want_src = self._want_src == KEEP_SRC, NO_SRC
             if keep:
@@ -246,10 +250,13 @@ class Block:
 
     def error_tail(self) -> int:
         """Where the part shared by failures with the same cause starts: the `>` line before the
-        first E line. -1 when there is no E line."""
+        first E line (short style: the location line above it too). -1 when there is no E line."""
         start = self.first_error
         if start > 0 and self.out[start - 1].startswith("> "):
             start -= 1
+            before = p.LOCATION_RE.match(self.out[start - 1]) if start > 0 else None
+            if before is not None and (before.group(3) or "").startswith("in "):
+                start -= 1  # short style: `path:line: in func` comes before its `>` line
         return start
 
     def render(self) -> list[str]:
@@ -258,6 +265,11 @@ class Block:
         if self._e_dropped:
             self.elided = True
             out.insert(self._e_marker_at, elision_marker(self._e_dropped, "E lines"))
+        if self.caps.e_lines is not None and self.first_error >= 0:
+            out, cut = ediff.compact(out)
+            self.elided = self.elided or cut
+            self.first_error = next((i for i, text in enumerate(out) if text[:2] in ("E", "E ")), -1)
+            self.out = out
         self.body_len = len(out)
         for capture in self._captures:
             while capture.lines and not capture.lines[-1]:

@@ -23,6 +23,7 @@ from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_ma
 from rtk.filters.pytest import patterns as p
 from rtk.filters.pytest.block import Block, Caps
 from rtk.filters.pytest.ids import IdResolver
+from rtk.filters.pytest.printed import BARE_RESULT_RE, VERBOSE_PRINT_RE, WORD_CHAR, Printed, leading_results
 from rtk.filters.pytest.tally import SkipGroups, WarningTally, progress_counts, split_stats
 
 NOTHING: tuple[Line, ...] = ()
@@ -38,7 +39,7 @@ class PytestFilter(BaseFilter):
         super().__init__(ctx)
         keep_all = not self.ctx.recall_enabled
         self._keep_all = keep_all
-        self._caps = Caps(None, None, None) if keep_all else Caps(
+        self._caps = Caps(None, None, None, continuation=1 << 30) if keep_all else Caps(
             self.ctx.limit("pytest_e_lines", 40), self.ctx.limit("pytest_captured_lines", 20))
         self._handler: Handler = self._start
         self._header_seen = False
@@ -51,6 +52,9 @@ class PytestFilter(BaseFilter):
         self._dots = 0
         self._chars: Counter[str] = Counter()
         self._stray = 0
+        self._printed = Printed()
+        self._verbose_run = False
+        self._first_result = ""
         self._dropped: Counter[str] = Counter()
         self._drop_what = ""
         self._stats: tuple[str, str] | None = None
@@ -121,11 +125,16 @@ class PytestFilter(BaseFilter):
     def _start(self, line: str, stream: Stream) -> Iterable[Line]:
         if (special := self._special(line, stream)) is not None:
             return special
+        if line.startswith("rootdir: "):
+            self._warnings.rootdir = line[9:].strip()
         if not line.strip() or line.startswith(p.HEADER_PREFIXES) or p.XDIST_HEADER_RE.match(line):
             return NOTHING
         if self._progress(line):
             self._handler = self._run
             return NOTHING
+        if (m := leading_results(line)) is not None and "." in m.group(1):  # -s: `...printed`
+            self._handler = self._run
+            return self._stray_line(line.rstrip(), stream)
         if self._header_seen and not line.lstrip().startswith("<"):
             return NOTHING  # plugins' header lines; `<Module x.py>` is the --collect-only tree
         self._passed_through += 1
@@ -133,16 +142,39 @@ class PytestFilter(BaseFilter):
 
     def _run(self, line: str, stream: Stream) -> Iterable[Line]:
         if self._progress(line):
-            return NOTHING
+            return self._printed_lines(stream)
         if (special := self._special(line, stream)) is not None:
+            self._printed.end()
             return special
         if not line.strip():
             return NOTHING
         self._ids.unsure = True
         if self._keep_all:
             return (Line(line.rstrip(), stream),)
-        self._stray += 1
-        return NOTHING
+        return self._stray_line(line.rstrip(), stream)
+
+    def _stray_line(self, line: str, stream: Stream) -> Iterable[Line]:
+        """A line a test printed (-s): held until that test's result is known (printed.py)."""
+        if (m := BARE_RESULT_RE.match(line)) is not None:
+            owner = self._printed.owner
+            self._count_word(m.group(1), owner)
+            return [Line(t, stream) for t in self._printed.result(WORD_CHAR[m.group(1)])]
+        if (m := VERBOSE_PRINT_RE.match(line)) is not None:
+            self._verbose_run = True
+            self._printed.add(m.group(2), owner=m.group(1))
+            return NOTHING
+        out: list[str] = []
+        if not self._verbose_run and (m := leading_results(line)) is not None:
+            out = self._printed.result(m.group(1)[0])
+            line = m.group(2)
+        self._printed.add(line)
+        return [Line(t, stream) for t in out]
+
+    def _printed_lines(self, stream: Stream) -> Iterable[Line]:
+        char, self._first_result = self._first_result, ""
+        if not char or not self._printed.total:
+            return NOTHING
+        return [Line(t, stream) for t in self._printed.result(char)]
 
     def _progress(self, line: str) -> bool:
         if line.startswith("[gw"):
@@ -162,6 +194,7 @@ class PytestFilter(BaseFilter):
         if line.find(" ", 0, colons) >= 0:  # the id's path part has no spaces
             return False
         passed = line.find(" PASSED", colons)
+        self._verbose_run = True
         if passed > 0:
             self._dots += 1
             return True
@@ -171,6 +204,7 @@ class PytestFilter(BaseFilter):
         return line.endswith(" ") and p.VERBOSE_BARE_RE.match(line) is not None
 
     def _count_chars(self, path: str, chars: str) -> None:
+        self._first_result = chars[:1]
         if path:
             self._file = path
         dots = chars.count(".")
@@ -236,14 +270,15 @@ class PytestFilter(BaseFilter):
         body, tail = lines[:block.body_len], block.error_tail()
         whole = hash(tuple(body))
         if len(body) > 1 and (first := self._seen_bodies.get(whole)) is not None:
+            self.elided = True
             return [f"(same traceback as {first})", *lines[block.body_len:]]
         self._seen_bodies.setdefault(whole, name)
         if tail < 0 or len(body) - tail < 3:
             return lines
         key = hash(("tail", *body[tail:]))
         if (first := self._seen_bodies.get(key)) is not None:
-            return [*body[:tail], lines[block.first_error], f"(same error as {first})",
-                    *lines[block.body_len:]]
+            self.elided = True  # the frames between the test's own line and the error go
+            return [*own_frame(body[:tail]), f"(same error as {first})", *lines[block.body_len:]]
         self._seen_bodies[key] = name
         return lines
 
@@ -342,12 +377,18 @@ class PytestFilter(BaseFilter):
         warnings = self._warnings.line(split_stats(self._stats[0])[1] if self._stats else None)
         if warnings:
             out.append(Line(warnings, Stream.STDOUT))
+            messages, cut = self._warnings.message_lines()
+            out.extend(Line(text, Stream.STDOUT) for text in messages)
+            self.elided = self.elided or cut
         if exit_code in (2, 3, 4) and self._passed_through:
             self.failure_seen = True
         return out
 
     def _markers(self) -> list[str]:
         out = []
+        self._printed.end()
+        self._stray += self._printed.dropped
+        self.elided = self.elided or self._printed.cut
         if self._stray:
             self.elided = True
             out.append(elision_marker(self._stray, "lines", "printed by tests during the run"))
@@ -385,3 +426,13 @@ class PytestFilter(BaseFilter):
 
 def create(ctx: FilterContext) -> PytestFilter:
     return PytestFilter(ctx)
+
+
+def own_frame(frames: list[str]) -> list[str]:
+    """The test's own traceback entry: up to and including its first `path:line:` location."""
+    for i, text in enumerate(frames):
+        if (m := p.LOCATION_RE.match(text)) is not None:
+            short_style = (m.group(3) or "").startswith("in ")
+            end = i + 2 if short_style and frames[i + 1:i + 2] and frames[i + 1].startswith("> ") else i + 1
+            return frames[:end]
+    return frames

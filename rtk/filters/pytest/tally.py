@@ -10,10 +10,17 @@ PROGRESS_WORDS = {"F": "failed", ".": "passed", "s": "skipped", "x": "xfailed", 
 
 
 class WarningTally:
-    """Reads the `warnings summary` section: location lines, then the indented message."""
+    """Reads the `warnings summary` section: location lines, then the indented message.
+
+    Each distinct message keeps one line with its location and count (`path:12: UserWarning:
+    text (x6)`): the message is what the agent acts on. Paths under the rootdir are made relative."""
+
+    MAX_MESSAGES = 30
 
     def __init__(self) -> None:
         self.by_category: Counter[str] = Counter()
+        self.messages: Counter[str] = Counter()
+        self.rootdir = ""
         self._pending = 0
         self._want_message = False
 
@@ -35,7 +42,12 @@ class WarningTally:
 
     def _count(self, message: str) -> None:
         m = p.WARN_CATEGORY_RE.search(message)
-        self.by_category[m.group(1).rpartition(".")[2] if m else "other"] += max(self._pending, 1)
+        count = max(self._pending, 1)
+        self.by_category[m.group(1).rpartition(".")[2] if m else "other"] += count
+        text = message.strip()
+        if self.rootdir and text.startswith(self.rootdir + "/"):
+            text = text[len(self.rootdir) + 1:]
+        self.messages[text] += count
         self._pending = 0
         self._want_message = False
 
@@ -48,6 +60,15 @@ class WarningTally:
         parts = ", ".join(f"{name} x{count}" for name, count in
                           sorted(self.by_category.items(), key=lambda kv: (-kv[1], kv[0])))
         return f"{total} {noun}: {parts}" if parts else f"{total} {noun}"
+
+    def message_lines(self) -> tuple[list[str], bool]:
+        """One line per distinct message, and whether some were left out (past MAX_MESSAGES)."""
+        ranked = sorted(self.messages.items(), key=lambda kv: -kv[1])
+        out = [f"  {text} (x{n})" if n > 1 else f"  {text}" for text, n in ranked[:self.MAX_MESSAGES]]
+        rest = len(ranked) - self.MAX_MESSAGES
+        if rest > 0:
+            out.append(f"  ... {rest:,} more distinct warning messages")
+        return out, rest > 0
 
 
 def split_stats(counts: str) -> tuple[list[str], int | None]:
