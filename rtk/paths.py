@@ -68,11 +68,54 @@ def audit_dir() -> Path:
 
 def private_dir(path: Path) -> Path:
     """Create `path` (0700) if needed: it will hold command output or command lines."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dir_path(str(path))
     return path
 
 
 def private_dir_path(path: str) -> str:
-    """`private_dir` for a string path, without pathlib."""
-    os.makedirs(path, mode=0o700, exist_ok=True)
+    """`path` as a private directory (0700), whatever the umask: every level rtk creates is 0700,
+    and an existing rtk directory that others could read is narrowed to 0700."""
+    missing: list[str] = []
+    current = os.path.abspath(path)
+    while not os.path.isdir(current):
+        missing.append(current)
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    for directory in reversed(missing):
+        try:
+            os.mkdir(directory, 0o700)
+        except FileExistsError:
+            if not os.path.isdir(directory):
+                raise
+            continue  # another rtk made it meanwhile
+        os.chmod(directory, 0o700)  # the umask may have taken bits away (or given none)
+    _narrow(os.path.abspath(path))
     return path
+
+
+def _narrow(path: str) -> None:
+    """rtk's directories left readable by others (older versions, a wide umask) become 0700.
+
+    Only directories inside rtk's data directory (and that one) are narrowed, never one the user
+    named through an override for other uses."""
+    data = os.path.abspath(data_dir_path())
+    while path == data or path.startswith(data + os.sep):
+        try:
+            info = os.stat(path)
+            if info.st_mode & 0o077 and info.st_uid == os.geteuid():
+                os.chmod(path, 0o700)
+        except OSError:
+            return
+        path = os.path.dirname(path)
+
+
+def open_private(path: str | Path, flags: int) -> int:
+    """os.open for a file that holds command output or command lines: 0600 whatever the umask."""
+    fd = os.open(path, flags | os.O_CREAT, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    except OSError:
+        pass  # not ours to change (a file the user pointed rtk at): leave its mode alone
+    return fd

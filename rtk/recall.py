@@ -91,13 +91,13 @@ class RawSpool:
 
 
 def _open_private(path: Path):  # type: ignore[no-untyped-def]
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = paths.open_private(path, os.O_WRONLY | os.O_TRUNC)
     return os.fdopen(fd, "wb", buffering=256 * 1024)
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = paths.open_private(tmp, os.O_WRONLY | os.O_TRUNC)
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     os.replace(tmp, path)
@@ -108,7 +108,7 @@ def _write_entry(directory: Path, entry_id: str, marker: bytes, parts: list[Path
     """Small entries are gzipped at once; big ones are stored plain so rtk exits without delay."""
     final = directory / f"{entry_id}{'.gz' if compress else '.raw'}"
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = paths.open_private(tmp, os.O_WRONLY | os.O_TRUNC)
     with os.fdopen(fd, "wb") as plain:
         out = gzip.GzipFile(fileobj=plain, mode="wb", compresslevel=6, mtime=0) if compress else plain
         out.write(marker)

@@ -153,10 +153,15 @@ def audit_line(stamp: str, action: str, original: str, rewritten: str) -> str:
     return " | ".join(fields) + "\n"
 
 
+# Control characters (C0, DEL, C1) would reach whoever reads the log in a terminal: ESC could
+# repaint their screen. Each becomes a visible escape, like newline's `\\n`.
+CONTROL_ESCAPES = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+CONTROL_ESCAPES.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
+
+
 def escape_field(text: str) -> str:
-    """One decision, one line: `\\`, `|`, newline and CR are escaped."""
-    return (text.replace("\\", "\\\\").replace("|", "\\|")
-            .replace("\n", "\\n").replace("\r", "\\r"))
+    """One decision, one line: `\\`, `|`, newline, CR and every other control character are escaped."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").translate(CONTROL_ESCAPES)
 
 
 def _audit_enabled() -> bool:

@@ -2,8 +2,11 @@
 
 It owns the rules of spec/filters.md that hold for every filter: lines go to the filter as they
 arrive and what it keeps is written at once; a short output is held back so the smaller of raw
-and filtered can be printed; a filter crash lets the rest through raw; a failure the filter did
-not recognise gets the raw tail; anything elided gets the recall hint.
+and filtered can be printed (filtered only when smaller in bytes and no larger in estimated
+tokens); a filter crash lets the rest through raw; a failure the filter did not recognise gets
+the raw tail, less the lines already printed and never more than the filter saved; anything
+elided gets the recall hint; output whose invalid UTF-8 was replaced gets one marker naming the
+recall id of the exact bytes; an output that ended without a newline ends so again.
 """
 from __future__ import annotations
 
@@ -27,13 +30,18 @@ HOLD_LINES = 30
 HOLD_SECONDS = 1.0
 TAIL_LINES = 40
 SGR_RE = re.compile(r"\x1b\[[0-9;:]*m")
+# Close to the pre-tokenizer of BPE encodings (cl100k): a word with its leading space, up to
+# three digits, a run of punctuation, a run of spaces; each piece is at least one token.
+TOKEN_PIECE_RE = re.compile(r" ?[^\W\d_]+| ?\d{1,3}| ?[^\w\s]+|\s+")
+TAIL_ALLOWANCE = 160  # bytes for the tail's header and the recall hint when the tail is cut to size
 
 
 class Writer:
     """Writes lines to fd 1 and 2 at once; a reader that went away silences that stream quietly.
 
     Lines are written without ANSI codes (noise to an agent), except on the terminals listed in
-    `colour`, where a filter's kept lines keep the child's colours.
+    `colour`, where a filter's kept lines keep the child's colours. `open_end` leaves the last
+    line without its newline, as the child left it; the next line on that stream adds it first.
     """
 
     def __init__(self, on_printed: Callable[[bytes], None] | None = None,
@@ -43,8 +51,9 @@ class Writer:
         self._on_printed = on_printed
         self.colour = frozenset(colour)  # fds (terminals) where lines keep their SGR colours
         self.before_write: Callable[[], None] | None = None  # e.g. erase the status line
+        self._open: set[int] = set()  # fds whose last line still lacks its newline
 
-    def write(self, lines: Iterable[Line]) -> None:
+    def write(self, lines: Iterable[Line], open_end: bool = False) -> None:
         batch: list[str] = []
         current = Stream.STDOUT
         for text, stream in lines:
@@ -54,11 +63,17 @@ class Writer:
             current = stream
             batch.append(text)
         if batch:
-            self._write(current, batch)
+            self._write(current, batch, open_end)
 
-    def _write(self, stream: Stream, texts: list[str]) -> None:
-        text = "\n".join(texts) + "\n"
-        text = keep_colours(text) if int(stream) in self.colour else strip_ansi(text)
+    def _write(self, stream: Stream, texts: list[str], open_end: bool = False) -> None:
+        text = "\n".join(texts) + ("" if open_end else "\n")
+        fd = int(stream)
+        if fd in self._open:
+            self._open.discard(fd)
+            text = "\n" + text
+        if open_end:
+            self._open.add(fd)
+        text = keep_colours(text) if fd in self.colour else strip_ansi(text)
         self.write_bytes(text.encode("utf-8", "replace"), stream)
 
     def write_bytes(self, data: bytes, stream: Stream) -> None:
@@ -120,6 +135,7 @@ class OutputPipeline:
         self._lossless = bool(getattr(filt, "lossless", False))
         self._feed_block = getattr(filt, "feed_block", None)  # optional: whole lines as bytes
         self._tail: deque[str] = deque(maxlen=TAIL_LINES)
+        self._recent_out: deque[str] = deque(maxlen=2 * TAIL_LINES)  # what the raw tail need not repeat
         self._raw_lines = 0
         self._emitted = 0
         self.filter_error: str | None = None
@@ -127,6 +143,7 @@ class OutputPipeline:
         self._hold_deadline = None if hold_seconds is None else time.monotonic() + hold_seconds
         self._held_raw: list[Line] = []
         self._held_out: list[Line] = []
+        self._open_raw_end = -1  # len(_held_raw) when its last line ended the output without a newline
         self.raw_bytes = 0
 
     def feed(self, chunk: bytes, stream: Stream) -> None:
@@ -159,9 +176,9 @@ class OutputPipeline:
         return True
 
     def end_of_stream(self, stream: Stream) -> None:
-        self._process(self._splitters[stream].flush(), stream)
+        self._process(self._splitters[stream].flush(), stream, unterminated=True)
 
-    def _process(self, lines: list[str], stream: Stream) -> None:
+    def _process(self, lines: list[str], stream: Stream, unterminated: bool = False) -> None:
         if not lines:
             return
         self._raw_lines += len(lines)
@@ -169,6 +186,8 @@ class OutputPipeline:
             self._tail.extend(lines)
         if self._holding:
             self._held_raw.extend(Line(text, stream) for text in lines)
+            if unterminated:
+                self._open_raw_end = len(self._held_raw)
         out: list[Line] = []
         feed = self.filter.feed
         for line in lines:
@@ -180,7 +199,7 @@ class OutputPipeline:
             except Exception as exc:  # noqa: BLE001 - a filter bug must never cost output
                 out.extend(self._crashed(exc))
                 out.append(Line(line, stream))
-        self._emit(out)
+        self._emit(out, open_end=unterminated and out == [Line(lines[-1], stream)])
         if self._holding and (self._raw_lines >= HOLD_LINES or self._deadline_passed()):
             self.release_hold()
 
@@ -194,14 +213,16 @@ class OutputPipeline:
             held, self._held_out, self._held_raw = self._held_out, [], []
             self.writer.write(held)
 
-    def _emit(self, lines: list[Line]) -> None:
+    def _emit(self, lines: list[Line], open_end: bool = False) -> None:
         if not lines:
             return
         self._emitted += len(lines)
+        if not self._lossless:
+            self._recent_out.extend(text for text, _ in lines[-2 * TAIL_LINES:])
         if self._holding:
             self._held_out.extend(lines)
         else:
-            self.writer.write(lines)
+            self.writer.write(lines, open_end)
 
     def _crashed(self, exc: BaseException) -> list[Line]:
         self.filter_error = f"{self.filter_name}: {type(exc).__name__}: {exc}"
@@ -212,20 +233,34 @@ class OutputPipeline:
         for stream in (Stream.STDOUT, Stream.STDERR):
             self.end_of_stream(stream)
         closing = self._closing(exit_code)
-        needs_recall = self.filter_error is not None or bool(getattr(self.filter, "elided", False))
+        elided = self.filter_error is not None or bool(getattr(self.filter, "elided", False))
         if self._failure_unexplained(exit_code):
             closing = self._raw_tail(exit_code)
-            needs_recall = True
-        recall_id = self._spool.recall_id if needs_recall and self._spool is not None else None
-        if recall_id:
-            closing.append(Line(recall_hint(recall_id), Stream.STDOUT))
-        if self._holding and _size(self._held_raw) <= _size(self._held_out) + _size(closing):
-            self.writer.write(self._held_raw)
-            self._holding, recall_id, closing = False, None, []
+            elided = True
+        spool_id = self._spool.recall_id if self._spool is not None else None
+        if self._holding and not _clearly_smaller(self._held_out + closing + self._hints(elided, spool_id),
+                                                  self._held_raw):
+            self.writer.write(self._held_raw, open_end=self._open_raw_end == len(self._held_raw))
+            # raw is no larger: nothing elided, nothing to recall
+            self._holding, closing, elided = False, [], False
+        recall_id = spool_id if elided or self.bytes_replaced else None
         self.release_hold()
-        self.writer.write(closing)
+        self.writer.write(closing + self._hints(elided, recall_id))
         self._store(recall_id, exit_code)
         return Outcome(recall_id, self.filter_error, self.raw_bytes, self.writer.printed_bytes)
+
+    @property
+    def bytes_replaced(self) -> bool:
+        """Some of the output was not valid UTF-8 and was printed with U+FFFD in its place."""
+        return any(splitter.replaced for splitter in self._splitters.values())
+
+    def _hints(self, elided: bool, recall_id: str | None) -> list[Line]:
+        """The recall hint, or the one marker saying bytes were replaced (it names the id too)."""
+        if self.bytes_replaced:
+            where = f"rtk recall {recall_id}" if recall_id else "not kept (recall is off)"
+            return [Line(f"[rtk: invalid UTF-8 in the output is shown as U+FFFD; exact bytes: {where}]",
+                         Stream.STDOUT)]
+        return [Line(recall_hint(recall_id), Stream.STDOUT)] if elided and recall_id else []
 
     def _closing(self, exit_code: int) -> list[Line]:
         if self.filter_error is not None:
@@ -240,9 +275,18 @@ class OutputPipeline:
                 and not getattr(self.filter, "failure_seen", False) and self._emitted < self._raw_lines)
 
     def _raw_tail(self, exit_code: int) -> list[Line]:
-        tail = [text for text in (strip_ansi(t).rstrip() for t in self._tail) if text]
-        return [Line(f"[rtk: exit code {exit_code}; last {len(tail)} lines of raw output:]", Stream.STDOUT),
-                *(Line(text, Stream.STDOUT) for text in tail)]
+        """The last raw lines, less those already printed, cut so the output stays below the raw."""
+        shown = {strip_ansi(text).rstrip() for text in self._recent_out}
+        recent = [text for text in (strip_ansi(t).rstrip() for t in self._tail) if text]
+        tail = [text for text in recent if text not in shown]
+        if not self._holding:  # printed already: the tail may only use what the filter saved
+            tail = _fit(tail, self.raw_bytes - self.writer.printed_bytes - TAIL_ALLOWANCE)
+        if not tail:
+            return []  # the end of the output is on the screen already, or there is no room
+        header = f"[rtk: exit code {exit_code}; last {len(tail)} lines of raw output"
+        left_out = len(recent) - len(tail)
+        header += f" ({left_out} already shown or cut):]" if left_out else ":]"
+        return [Line(header, Stream.STDOUT), *(Line(text, Stream.STDOUT) for text in tail)]
 
     def _store(self, recall_id: str | None, exit_code: int) -> None:
         if self._spool is None:
@@ -258,6 +302,27 @@ class OutputPipeline:
 
 def _size(lines: list[Line]) -> int:
     return sum(len(text) + 1 for text, _ in lines)
+
+
+def estimate_tokens(lines: list[Line]) -> int:
+    """A cheap stand-in for a BPE token count (cl100k), for comparing two renderings of one output."""
+    return sum(len(TOKEN_PIECE_RE.findall(text)) + 1 for text, _ in lines)
+
+
+def _clearly_smaller(filtered: list[Line], raw: list[Line]) -> bool:
+    """Print the filtered form only when it is smaller in bytes and no larger in estimated tokens."""
+    return _size(filtered) < _size(raw) and estimate_tokens(filtered) <= estimate_tokens(raw)
+
+
+def _fit(tail: list[str], budget: int) -> list[str]:
+    """The last lines of `tail` whose size stays within `budget` bytes."""
+    kept: list[str] = []
+    for text in reversed(tail):
+        budget -= len(text.encode("utf-8", "replace")) + 1
+        if budget < 0:
+            break
+        kept.append(text)
+    return kept[::-1]
 
 
 class PassthroughPipeline:

@@ -6,12 +6,11 @@ when rtk's stderr is a terminal too, else a pipe): one shared pty would merge th
 and filters rely on knowing which stream a line came from (cargo's diagnostics live on stderr).
 
 Decisions, each one a trade-off:
-- The child stays in rtk's session and process group, with rtk's stdin; the ptys are only its
-  output (no new session, unlike pexpect's ptyprocess). `/dev/tty` is still the user's terminal
-  (password prompts work), Ctrl-C and Ctrl-Z reach the child from the kernel as they would
-  without rtk; rtk forwards the signals it receives except a Ctrl-C the child already got
-  (signals.forward_signal). The ptys are nobody's controlling terminal, so a resize is passed on
-  by hand: rtk resizes them, then sends the child SIGWINCH.
+- The child stays in rtk's session, with rtk's stdin, but leads its own process group (jobs.py:
+  signals reach the whole command, and at a terminal its group is the foreground, so
+  `/dev/tty` prompts, Ctrl-C and Ctrl-Z work as without rtk). The ptys are only its output (no
+  new session, unlike pexpect's ptyprocess) and nobody's controlling terminal, so a resize is
+  passed on by hand: rtk resizes them, then signals the child's group SIGWINCH.
 - The ptys get rtk's window size, and no output post-processing (ONLCR off), so the bytes rtk
   reads, spools for recall and counts are the bytes the child wrote, as on a pipe.
 - A filtered child gets `PAGER=cat` and `GIT_PAGER=cat`: a pager cannot work behind a filter
@@ -28,6 +27,8 @@ import termios
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from rtk.run.jobs import ChildGroup
+
 STDOUT, STDERR = 1, 2
 NO_PAGER = {"PAGER": "cat", "GIT_PAGER": "cat"}
 
@@ -39,6 +40,14 @@ class Spawned:
     child: subprocess.Popen[bytes]
     fds: dict[int, int]
     ptys: dict[int, int] = field(default_factory=dict)  # the subset of fds that are pty masters
+    group: ChildGroup = field(init=False)  # the child leads it: its id is the child's pid
+
+    def __post_init__(self) -> None:
+        self.group = ChildGroup(self.child.pid)
+
+    def terminal_size(self) -> bytes | None:
+        """The size of rtk's own terminal (stdout), as the raw `struct winsize`."""
+        return window_size(STDOUT)
 
     def sync_window_size(self, source_fd: int) -> None:
         """Copy the size of rtk's terminal to the child's ptys (at start and on SIGWINCH)."""
@@ -57,7 +66,7 @@ def spawn(argv: list[str], pty_streams: Iterable[int] = (), *, no_pager: bool = 
     env = _child_env(no_pager) if pairs else None
     try:
         child = subprocess.Popen(argv, env=env, stdout=_target(pairs, STDOUT),
-                                 stderr=_target(pairs, STDERR))
+                                 stderr=_target(pairs, STDERR), process_group=0)
     except BaseException:
         for master, _ in pairs.values():
             os.close(master)

@@ -2,6 +2,11 @@
 
 This is how fixtures are replayed and how people try a filter on a saved log. No clocks: the
 hold-back decision depends on the content only, so replay is deterministic.
+
+`--cmd "COMMAND LINE"` picks the filter the runner would use for that line after a hook's
+rewrite: a hook puts `rtk` after the env assignments and transparent wrappers
+(`RUST_BACKTRACE=1 rtk cargo test`, `timeout 60 rtk pytest`), so those are peeled here too, with
+the hooks' own wrapper table.
 """
 from __future__ import annotations
 
@@ -29,14 +34,31 @@ def pick_filter(filter_name: str | None, command_line: str | None) -> tuple[str,
             raise PipeError(f"unknown filter '{filter_name}' (known: {', '.join(REGISTRY)})")
         return filter_name, [filter_name]
     try:
-        argv = shlex.split(command_line or "")
+        argv = runner_argv(shlex.split(command_line or ""))
     except ValueError as exc:
         raise PipeError(f"cannot parse --cmd: {exc}") from None
     if not argv:
-        raise PipeError("--cmd is empty")
+        raise PipeError("--cmd is empty" if not (command_line or "").strip() else
+                        f"--cmd names no command: {command_line!r}")
     from rtk.run.runner import choose_filter
 
     return choose_filter(argv, None, config.load()), argv
+
+
+def runner_argv(words: list[str]) -> list[str]:
+    """What follows `rtk` once a hook rewrote `words`: env assignments and wrappers peeled."""
+    from rtk.agent.rewrite import WRAPPERS
+    from rtk.shell.words import is_assignment
+
+    i = 0
+    while i < len(words) and is_assignment(words[i]):
+        i += 1
+    while i < len(words) and (peel := WRAPPERS.get(os.path.basename(words[i]))) is not None:
+        after = peel(words, i + 1)
+        if after is None:
+            break  # used in a way the hooks do not look through: they would not rewrite past it
+        i = after
+    return words[i:]
 
 
 def run_pipe(filter_name: str | None, command_line: str | None, exit_code: int) -> None:

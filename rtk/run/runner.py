@@ -3,7 +3,8 @@
 The child is spawned with the standard library before trio is imported, so a slow command hides
 the ~200 ms trio costs to import. stdout and stderr are then read concurrently by trio tasks;
 every chunk goes through the output pipeline and what the filter keeps is written at once.
-Signals to rtk are forwarded to the child and rtk exits 128+N once the child is gone.
+The child leads its own process group (jobs.py): signals to rtk go to the whole group, and rtk
+exits with the child's own status once it is gone (128+N only when the child died of signal N).
 
 When rtk's stdout is a terminal (a person is watching, not an agent), the child writes to
 pseudo-terminals instead (pty_child.py: colours and terminal behaviour kept) and a live status
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 from rtk import config
 from rtk.filters import registry as filters
 from rtk.run import fast_finish, pty_child
-from rtk.run.exits import COMMAND_NOT_FOUND, NOT_EXECUTABLE, SIGNAL_BASE, exit_status
+from rtk.run.exits import COMMAND_NOT_FOUND, NOT_EXECUTABLE, exit_status
 from rtk.run.output import RunOutput
 from rtk.run.signals import EarlySignals
 from rtk.run.terminal import plan_terminal
@@ -76,13 +77,16 @@ def run_command(argv: list[str], filter_name: str | None = None, *, no_tty: bool
     except OSError as exc:
         print(f"rtk: {argv[0]}: {exc.strerror or exc}", file=sys.stderr)
         return NOT_EXECUTABLE
-    early.child = spawned.child
+    spawned.group.take_terminal()
+    early.group = spawned.group
     output = RunOutput(argv, name, cfg, started=started, t0=t0, colour_fds=terminal.colour_fds)
     open_fds = dict(spawned.fds)
     if fast_finish.drain(spawned.child, open_fds, output, early.received):
         status = exit_status(spawned.child.wait())
+        spawned.group.close()
+        spawned.group.stop_leftovers()
         output.finish(status)
-        return SIGNAL_BASE + early.received[-1] if early.received else status
+        return status
     from rtk.run.session import RunSession  # trio: only for commands that outlast the budget
 
     return RunSession(argv, spawned, early, terminal, output, open_fds).run()

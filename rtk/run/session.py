@@ -1,8 +1,8 @@
 """The output side of `rtk CMD`: trio tasks that read the child, feed the pipeline, relay signals.
 
 Imported only after the child is running (see runner.py), because trio is the slowest import
-rtk has and the child can use that time. On a terminal it also animates the status line and
-passes window-size changes on to the child's ptys.
+rtk has and the child can use that time. On a terminal it also animates the status line, passes
+window-size changes on to the child's ptys and follows the child's job control (jobs.py).
 """
 from __future__ import annotations
 
@@ -15,27 +15,29 @@ import sys
 import trio
 
 from rtk.run import progress
-from rtk.run.exits import SIGNAL_BASE, exit_status
+from rtk.run.exits import exit_status
+from rtk.run.jobs import TERMINAL_STOPS, stop_signal
 from rtk.filters.base import Stream
 from rtk.run.pipeline import HOLD_SECONDS, OutputPipeline
 from rtk.run.pty_child import Spawned
 from rtk.run.output import RunOutput
 from rtk.run.fast_finish import READ_SIZE
-from rtk.run.signals import FORWARDED, KILL_GRACE_SECONDS, EarlySignals, forward_signal
+from rtk.run.signals import FORWARDED, KILL_GRACE_SECONDS, SUSPEND, EarlySignals, forward_signal
 from rtk.run.terminal import Terminal
 
 ORPHAN_GRACE_SECONDS = 1.0
+SIZE_POLL_SECONDS = 0.2
 
 
 class RunSession:
     def __init__(self, argv: list[str], spawned: Spawned, early: EarlySignals, terminal: Terminal,
                  output: RunOutput, open_fds: dict[int, int]) -> None:
         self.argv, self.child = argv, spawned.child
-        self.spawned = spawned
+        self.spawned, self.group = spawned, spawned.group
         self.early = early
         self.output = output
         self.pipeline, self.writer = output.pipeline, output.writer
-        self.signal_received: int | None = None
+        self.signal_received: int | None = None  # the first signal passed on: the run is ending
         self.fds = {Stream(fd): source for fd, source in open_fds.items()}
         self.status = self._status_line(terminal, output.t0)
 
@@ -51,6 +53,7 @@ class RunSession:
         return status
 
     def run(self) -> int:
+        """The child's own exit status, whatever was forwarded to it (128+N only if it died of N)."""
         try:
             trio.run(self._main)
         except BaseException as exc:  # noqa: BLE001 - whatever broke, the child's status decides
@@ -64,9 +67,9 @@ class RunSession:
             if self.status is not None:
                 self.status.close()
         status = exit_status(self.child.wait())
+        self.group.close()
+        self.group.stop_leftovers()
         self.output.finish(status)
-        if self.signal_received is not None:
-            return SIGNAL_BASE + self.signal_received
         return status
 
     async def _main(self) -> None:
@@ -76,6 +79,8 @@ class RunSession:
             nursery.start_soon(self._release_hold_later)
             if self.status is not None:
                 nursery.start_soon(self._animate_status, self.status)
+            if self.spawned.ptys:
+                nursery.start_soon(self._follow_window_size)
             reading = trio.CancelScope()
             nursery.start_soon(self._stop_reading_after_signalled_exit, reading)
             with reading:
@@ -117,23 +122,53 @@ class RunSession:
 
     async def _relay_signals(self, nursery: trio.Nursery,
                              task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        with trio.open_signal_receiver(*FORWARDED, signal.SIGWINCH) as receiver:
+        wanted = (*FORWARDED, SUSPEND, signal.SIGWINCH, signal.SIGCHLD)
+        with trio.open_signal_receiver(*wanted) as receiver:
             task_status.started()
             self.spawned.sync_window_size(Stream.STDOUT)  # a resize while trio was loading
+            for signum in self.early.unsent:
+                if signum == SUSPEND:
+                    forward_signal(self.group, signum)
             for signum in self.early.received:
                 self._forward(signum, nursery, send=signum in self.early.unsent)
+            self._check_stopped()  # it may have stopped while trio was loading
             async for signum in receiver:
-                if signum == signal.SIGWINCH:
-                    self._resized()
-                else:
-                    self._forward(signum, nursery)
+                self._on_signal(signum, nursery)
+
+    def _on_signal(self, signum: int, nursery: trio.Nursery) -> None:
+        if signum == signal.SIGWINCH:
+            self._resized()
+        elif signum == signal.SIGCHLD:
+            self._check_stopped()
+        elif signum == SUSPEND:
+            forward_signal(self.group, signum)  # the child stops, then rtk with it
+        else:
+            self._forward(signum, nursery)
+
+    def _check_stopped(self) -> None:
+        """The child stopped (Ctrl-Z, or it read a terminal it did not hold): act as its shell."""
+        signum = stop_signal(self.child.pid)
+        if signum is None:
+            return
+        if self.status is not None and signum not in TERMINAL_STOPS:
+            self.status.clear()  # Ctrl-Z: the shell's prompt comes next (a SIGTTIN's prompt stays)
+        self.group.stopped(signum)
+        self._resized()  # the terminal may have changed size while everything was stopped
+
+    async def _follow_window_size(self) -> None:
+        """The child's group holds the terminal, so the kernel's SIGWINCH goes to it, not to rtk."""
+        size = self.spawned.terminal_size()
+        while True:
+            await trio.sleep(SIZE_POLL_SECONDS)
+            if (now := self.spawned.terminal_size()) != size:
+                size = now
+                self._resized()
 
     def _resized(self) -> None:
         """The terminal changed size: resize the child's ptys, then tell it (after, so it sees it)."""
         if self.spawned.ptys:
             self.spawned.sync_window_size(Stream.STDOUT)
-            if self.child.poll() is None:
-                self.child.send_signal(signal.SIGWINCH)
+            self.group.send(signal.SIGWINCH)
         if self.status is not None:
             self.status.resize()
 
@@ -142,14 +177,14 @@ class RunSession:
         self.signal_received = signum
         self.signalled.set()
         if send:
-            forward_signal(self.child, signum)
+            forward_signal(self.group, signum)
         if first:
             nursery.start_soon(self._kill_after_grace)
 
     async def _kill_after_grace(self) -> None:
+        """Whatever of the command is still running after the grace period is killed, group-wide."""
         await trio.sleep(KILL_GRACE_SECONDS)
-        if self.child.poll() is None:
-            self.child.kill()
+        self.group.send(signal.SIGKILL)
 
     async def _release_hold_later(self) -> None:
         await trio.sleep(HOLD_SECONDS)
@@ -157,11 +192,11 @@ class RunSession:
 
     def _stop_child(self) -> None:
         if self.child.poll() is None:
-            self.child.terminate()
+            self.group.send(signal.SIGTERM)
             try:
                 self.child.wait(KILL_GRACE_SECONDS)
             except subprocess.TimeoutExpired:
-                self.child.kill()
+                self.group.send(signal.SIGKILL)
 
 
 async def _receive(fd: int) -> bytes:

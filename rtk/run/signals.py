@@ -1,15 +1,24 @@
-"""Signals rtk receives while its child runs: forwarded to the child, remembered for the exit code.
+"""Signals rtk receives while its child runs: passed on to the child's whole process group.
 
 Installed right after the spawn, before trio is imported; the trio session takes over the same
-forwarding rule (`forward_signal`) once it runs.
+forwarding rule (`forward_signal`) once it runs. The child leads its own group (jobs.py), so a
+Ctrl-C typed at the terminal reaches it from the kernel, never through rtk, and every signal rtk
+does receive came from someone else (`kill`, an agent's timeout, a closed terminal): it goes to
+the group once. The exit code stays the child's own: 130 only if the child dies of SIGINT.
+
+SIGTSTP (`kill -TSTP`, or Ctrl-Z while a pipe reader holds the terminal) is passed on too, but
+does not start the grace-period kill: the child stops, and rtk stops with it (jobs.py).
 """
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
 
-FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.run.jobs import ChildGroup
+
+FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+SUSPEND = signal.SIGTSTP
 KILL_GRACE_SECONDS = 5.0
 
 
@@ -19,40 +28,19 @@ class EarlySignals:
     def __init__(self) -> None:
         self.received: list[int] = []
         self.unsent: list[int] = []  # arrived before the child existed: the session sends them
-        self.child: subprocess.Popen[bytes] | None = None
-        for sig in FORWARDED:
+        self.group: ChildGroup | None = None
+        for sig in (*FORWARDED, SUSPEND):
             signal.signal(sig, self._handle)
 
     def _handle(self, signum: int, frame: object) -> None:
-        self.received.append(signum)
-        if self.child is None:
+        if signum != SUSPEND:
+            self.received.append(signum)
+        if self.group is None:
             self.unsent.append(signum)
         else:
-            forward_signal(self.child, signum)
+            forward_signal(self.group, signum)
 
 
-def forward_signal(child: subprocess.Popen[bytes], signum: int) -> None:
-    """Pass a signal rtk received on to the child, unless the child already got it."""
-    if child.poll() is None and not _terminal_sent_it(signum, child.pid):
-        child.send_signal(signum)
-
-
-def _terminal_sent_it(signum: int, pid: int) -> bool:
-    """Ctrl-C at the terminal signals the whole foreground process group, the child included.
-
-    Sending it again would interrupt the child twice (pytest then dies inside its own
-    KeyboardInterrupt report). A SIGINT from `kill` while rtk is in the foreground is not
-    told apart; the child then gets no SIGINT and is killed after the grace period.
-    """
-    if signum != signal.SIGINT:
-        return False
-    try:
-        tty = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
-    except OSError:
-        return False  # no controlling terminal: nobody but rtk can have sent it
-    try:
-        return os.tcgetpgrp(tty) == os.getpgrp() == os.getpgid(pid)
-    except OSError:
-        return False
-    finally:
-        os.close(tty)
+def forward_signal(group: ChildGroup, signum: int) -> None:
+    """Pass a signal rtk received on to every process of the child's group."""
+    group.send(signum)

@@ -3,9 +3,13 @@
 Trio gives chunks, not lines. The splitter ends lines at `\n` (and `\r\n`), reduces lone-`\r`
 progress redraws to their final state, flushes an unterminated last line at EOF, decodes
 invalid UTF-8 with replacement characters, and caps a line's length so a binary or newline-free
-stream cannot grow rtk's memory.
+stream cannot grow rtk's memory. It also notes whether the stream held invalid UTF-8
+(`replaced`), so the pipeline can say once that bytes were changed: an incremental strict
+decoder over the raw chunks, skipped for ASCII chunks, so a sequence split across chunks is fine.
 """
 from __future__ import annotations
+
+import codecs
 
 MAX_LINE_BYTES = 1024 * 1024  # a minified JSON document is one line: keep it whole up to 1 MiB
 
@@ -14,6 +18,8 @@ class LineSplitter:
     def __init__(self, max_line_bytes: int = MAX_LINE_BYTES) -> None:
         self._pending = b""
         self._max = max_line_bytes
+        self.replaced = False  # some bytes were not valid UTF-8 and are shown as U+FFFD
+        self._strict = codecs.getincrementaldecoder("utf-8")()
 
     def feed(self, chunk: bytes) -> list[str]:
         lines = self.lines_of(self.take(chunk))
@@ -22,6 +28,8 @@ class LineSplitter:
     def take(self, chunk: bytes) -> bytes:
         """The complete lines of what has arrived, as raw bytes ending in `\n` (b"" if none); the
         rest waits for more. For filters that work on bytes; `lines_of` turns them into lines."""
+        if not self.replaced:
+            self._check(chunk)
         data = self._pending + chunk if self._pending else chunk
         end = data.rfind(b"\n")
         self._pending = data[end + 1:]
@@ -43,9 +51,19 @@ class LineSplitter:
     def flush(self) -> list[str]:
         """The unterminated last line at EOF, if any."""
         pending, self._pending = self._pending, b""
+        if not self.replaced:
+            self._check(b"", final=True)
         if pending.endswith(b"\r"):
             pending = pending[:-1]
         return [_decode(pending)] if pending else []
+
+    def _check(self, chunk: bytes, final: bool = False) -> None:
+        if chunk.isascii() and not final and not self._strict.getstate()[0]:
+            return  # nothing pending from the last chunk: ASCII is valid UTF-8
+        try:
+            self._strict.decode(chunk, final)
+        except UnicodeDecodeError:
+            self.replaced = True
 
     def _cut_overlong(self) -> list[str]:
         pieces, self._pending = self._cut(_final_redraw(self._pending))

@@ -82,8 +82,10 @@ def test_unrecognised_failure_gets_the_raw_tail(capfd: pytest.CaptureFixture[str
     raw = lines_of(100) + b"fatal: something the filter did not understand\n"
     run(KeepMatching(), [(raw, Stream.STDERR)], exit_code=3)
     out = capfd.readouterr().out
-    assert "[rtk: exit code 3; last 40 lines of raw output:]" in out
+    # the last 40 raw lines (61 to 99, then fatal), less the 3 KEEP lines the filter printed already
+    assert "[rtk: exit code 3; last 37 lines of raw output (3 already shown or cut):]" in out
     assert "fatal: something the filter did not understand" in out
+    assert out.count("line 99 drop") == 1 and out.count("line 70 KEEP") == 1
 
 
 def test_recognised_failure_needs_no_tail(capfd: pytest.CaptureFixture[str]) -> None:

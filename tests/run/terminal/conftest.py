@@ -16,10 +16,20 @@ TIMEOUT = 30  # generous: a loaded 2-core machine may take seconds to start pyth
 STATUS_RE = re.compile(r"\d+\.\ds  ")  # the elapsed-time field of the status line
 
 
+def person_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a person at a terminal: no CI, no coding agent's marker (CI sets CI=true,
+    and these tests may themselves run under an agent), plus `extra`."""
+    from rtk.run.terminal import AGENT_MARKERS
+
+    machine = {"CI", "RTK_PROGRESS", "RTK_NO_PROGRESS", "CURSOR_TRACE_ID", *AGENT_MARKERS}
+    base = {name: value for name, value in os.environ.items() if name not in machine}
+    return {**base, "LANG": "C.UTF-8", "TERM": "xterm", **(extra or {})}
+
+
 def spawn_rtk(args: list[str], cwd: Path, env: dict[str, str] | None = None,
               size: tuple[int, int] = (24, 80)) -> pexpect.spawn:
     command = rtk_executable()
-    full_env = {**os.environ, "LANG": "C.UTF-8", **(env or {})}
+    full_env = person_env(env)
     child = pexpect.spawn(command[0], [*command[1:], *args], cwd=str(cwd), env=full_env,
                           dimensions=size, timeout=TIMEOUT, encoding="utf-8", codec_errors="replace")
     child.logfile_read = io.StringIO()
