@@ -5,7 +5,8 @@ line (`path:line in func: code`), the frames in library code (site-packages, the
 library, `<frozen ...>`) are counted except the innermost one that raised, carets are dropped,
 and every exception line and chain separator (`The above exception was the direct cause ...`)
 is kept. `unittest`: every FAIL/ERROR block with its test id, traceback and assertion message,
-`Ran N tests`, `OK`/`FAILED (...)`; the dots and `... ok` lines are dropped (skips counted).
+`Ran N tests`, `OK`/`FAILED (...)`; the dots and `... ok` lines are dropped (skips counted), also
+for runners built on unittest (`manage.py test`, `setup.py test`, runtests.py).
 `python script.py` is served when run through rtk but never routed by a hook (a REPL or an
 interactive script must reach the agent as it is); `python -m unittest` is routed.
 """

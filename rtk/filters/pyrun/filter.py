@@ -17,11 +17,17 @@ RAN = re.compile(r"^Ran \d+ tests? in ")
 VERDICT = re.compile(r"^(?:OK|FAILED)(?: \(.*\))?$")
 
 
+def unittest_run(argv: tuple[str, ...]) -> bool:
+    """unittest's own runner or one built on it (`manage.py test`, `setup.py test`, runtests.py)."""
+    return any(word == "unittest" or word == "test" or word.endswith(("runtests.py", "/tests.py"))
+               for word in argv[:4])
+
+
 class PyrunFilter(BaseFilter):
     def __init__(self, ctx: FilterContext | None = None) -> None:
         super().__init__(ctx)
         self._frames: Frames | None = None
-        self._unittest = bool(ctx and ctx.argv and "unittest" in ctx.argv[:3])
+        self._unittest = unittest_run(ctx.argv if ctx else ())
         self._skipped = 0
         self._plain = GenericFilter(ctx)  # the program's own lines: repeats and blank runs collapsed
         self._stream = Stream.STDERR
