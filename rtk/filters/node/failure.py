@@ -39,7 +39,7 @@ class FailureBody:
             if is_foreign(loc) or self.user_frames >= self.max_frames:
                 return None
             self.user_frames += 1
-            return f"{self.indent}at {loc}" if "❯" in text else self.indent + stripped
+            return f"{self.indent}at {loc}"  # the function name (`Object.toBe`, `Context.<anonymous>`) is noise
         self.kept += 1
         if self.kept > self.max_lines:
             self.dropped_content += 1
