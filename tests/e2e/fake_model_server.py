@@ -1,0 +1,132 @@
+"""A fake model on 127.0.0.1 for driving real agent hosts (tests/e2e/test_hosts_e2e.py): every
+conversation asks to run one shell command, then ends once the tool's result came back. Speaks the
+Anthropic Messages API (streaming and not) and records every request body for the test."""
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Self
+
+
+class FakeModel:
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.requests: list[dict[str, Any]] = []
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __enter__(self) -> Self:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+
+    def tool_results(self) -> list[dict[str, Any]]:
+        """The tool_result blocks the host sent back."""
+        found = []
+        for body in self.requests:
+            for message in body.get("messages", []):
+                content = message.get("content")
+                for block in content if isinstance(content, list) else []:
+                    if isinstance(block, dict) and block.get("type") == "tool_result":
+                        found.append(block)
+        return found
+
+    def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """The content blocks to answer with."""
+        tools = {tool.get("name") for tool in body.get("tools", []) if isinstance(tool, dict)}
+        last = body.get("messages", [{}])[-1]
+        content = last.get("content")
+        answered = isinstance(content, list) and any(
+            isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+        if "Bash" in tools and not answered:
+            return [{"type": "tool_use", "id": "toolu_01", "name": "Bash",
+                     "input": {"command": self.command, "description": "run it"}}]
+        return [{"type": "text", "text": "done"}]
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        model = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                self._json({})
+
+            def do_HEAD(self) -> None:
+                self.send_response(200)
+                self.end_headers()
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                try:
+                    body = json.loads(self.rfile.read(length) or b"{}")
+                except ValueError:
+                    body = {}
+                if "count_tokens" in self.path:
+                    self._json({"input_tokens": 10})
+                    return
+                if not self.path.startswith("/v1/messages"):
+                    self._json({})
+                    return
+                model.requests.append(body)
+                blocks = model.reply(body)
+                if body.get("stream"):
+                    self._stream(blocks, body.get("model", "claude"))
+                else:
+                    self._json(_message(blocks, body.get("model", "claude")))
+
+            def _json(self, data: object) -> None:
+                raw = json.dumps(data).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(raw)))
+                self.end_headers()
+                self.wfile.write(raw)
+
+            def _stream(self, blocks: list[dict[str, Any]], name: str) -> None:
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.end_headers()
+                for event in _events(blocks, name):
+                    self.wfile.write(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
+                self.wfile.flush()
+
+        return Handler
+
+
+def _message(blocks: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+    return {"id": "msg_01", "type": "message", "role": "assistant", "model": name, "content": blocks,
+            "stop_reason": stop, "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5}}
+
+
+def _events(blocks: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    head = _message([], name)
+    stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
+    head["stop_reason"] = None
+    events: list[dict[str, Any]] = [{"type": "message_start", "message": head}]
+    for i, block in enumerate(blocks):
+        if block["type"] == "text":
+            events += [{"type": "content_block_start", "index": i,
+                        "content_block": {"type": "text", "text": ""}},
+                       {"type": "content_block_delta", "index": i,
+                        "delta": {"type": "text_delta", "text": block["text"]}}]
+        else:
+            start = {**block, "input": {}}
+            events += [{"type": "content_block_start", "index": i, "content_block": start},
+                       {"type": "content_block_delta", "index": i,
+                        "delta": {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}}]
+        events.append({"type": "content_block_stop", "index": i})
+    events += [{"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": 5}},
+               {"type": "message_stop"}]
+    return events

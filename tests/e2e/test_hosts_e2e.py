@@ -1,0 +1,130 @@
+"""The real agent hosts with rtk's hook as `rtk init` installs it, driven by a fake model on 127.0.0.1
+that asks to run one shell command. Per permission mode and command: the rewrite took effect,
+nothing the mode forbids ran, and nothing was denied that the raw command (no hook) would have run.
+
+The hosts come from npm; CI installs them with
+    npm install --prefix "$RTK_HOSTS_PREFIX" @anthropic-ai/claude-code
+(default prefix /tmp/rtk-hosts). Without them the tests skip, saying so. Claude Code runs headless
+(`-p`): a command it would ask about is denied there ("This command requires approval"), which is
+exactly the outcome to compare.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import rtk_executable
+from tests.e2e.fake_model_server import FakeModel
+
+PREFIX = Path(os.environ.get("RTK_HOSTS_PREFIX", "/tmp/rtk-hosts"))
+CLAUDE = PREFIX / "node_modules" / ".bin" / "claude"
+INSTALL = f"npm install --prefix {PREFIX} @anthropic-ai/claude-code"
+pytestmark = [
+    pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"),
+    pytest.mark.skipif(not CLAUDE.exists(), reason=f"Claude Code is not installed: {INSTALL}"),
+]
+DENIALS = ("requires approval", "has been denied")  # a prompt nobody answers (-p), dontAsk's refusal
+
+
+class Run:
+    """One headless Claude Code session: what the tool returned and what the hook decided."""
+
+    def __init__(self, result: dict[str, Any] | None, audit: list[list[str]], commits: int) -> None:
+        self.result, self.audit, self.commits = result, audit, commits
+
+    @property
+    def ran(self) -> bool:
+        return self.result is not None and not self.result.get("is_error") and not self.denied
+
+    @property
+    def denied(self) -> bool:
+        return self.result is not None and any(m in str(self.result.get("content")) for m in DENIALS)
+
+
+def project(tmp_path: Path, name: str) -> tuple[Path, dict[str, str]]:
+    root = tmp_path / name
+    home, work = root / "home", root / "work"
+    (home / ".claude").mkdir(parents=True)
+    work.mkdir()
+    gitconfig = root / "gitconfig"
+    gitconfig.write_text("[user]\n\tname = E2E\n\temail = e2e@example.com\n[init]\n\tdefaultBranch = main\n")
+    env = {**os.environ, "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+           "PATH": os.path.dirname(rtk_executable()[0]) + os.pathsep + os.environ.get("PATH", ""),
+           "GIT_CONFIG_GLOBAL": str(gitconfig), "GIT_CONFIG_NOSYSTEM": "1", "RTK_HOOK_AUDIT": "1",
+           "RTK_AUDIT_DIR": str(root / "audit"), "XDG_DATA_HOME": str(root / "data"),
+           "XDG_CONFIG_HOME": str(root / "config"), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+           "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1", "ANTHROPIC_API_KEY": "sk-ant-e2e"}
+    subprocess.run(["git", "init", "-q"], cwd=work, env=env, check=True)
+    (work / "notes.txt").write_text("x\n")
+    return root, env
+
+
+def drive(tmp_path: Path, name: str, command: str, mode: str, hook: bool,
+          settings: dict[str, Any] | None = None) -> Run:
+    root, env = project(tmp_path, name)
+    if hook:
+        subprocess.run([*rtk_executable(), "init", "-g"], env=env, check=True, capture_output=True)
+    if settings:
+        path = root / "home" / ".claude" / "settings.json"
+        doc = json.loads(path.read_text()) if path.exists() else {}
+        path.write_text(json.dumps({**doc, **settings}))
+    with FakeModel(command) as model:
+        env["ANTHROPIC_BASE_URL"] = model.url
+        proc = subprocess.run([str(CLAUDE), "-p", "run the command", "--permission-mode", mode,
+                               "--output-format", "json", "--max-turns", "3"], cwd=root / "work", env=env,
+                              capture_output=True, text=True, timeout=180, check=False)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        results = model.tool_results()
+    audit_log = root / "audit" / "hook-audit.log"
+    audit = [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
+    log = subprocess.run(["git", "rev-list", "--all", "--count"], cwd=root / "work", env=env,
+                         capture_output=True, text=True, check=False)
+    return Run(results[0] if results else None, audit, int(log.stdout.strip() or 0))
+
+
+MODES = ["default", "acceptEdits", "plan", "dontAsk"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_read_only_command_is_rewritten_and_runs_without_asking(tmp_path: Path, mode: str) -> None:
+    raw = drive(tmp_path, "raw", "git status", mode, hook=False)
+    hooked = drive(tmp_path, "hooked", "git status", mode, hook=True)
+    assert raw.ran, raw.result
+    assert hooked.ran, hooked.result  # nothing denied that the raw command would have run
+    assert hooked.audit == [["rewrite", "git status", "rtk git status"]]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_command_the_mode_asks_about_is_rewritten_and_still_asked(tmp_path: Path, mode: str) -> None:
+    probe = "git commit --allow-empty -m probe"
+    raw = drive(tmp_path, "raw", probe, mode, hook=False)
+    hooked = drive(tmp_path, "hooked", probe, mode, hook=True)
+    assert raw.denied and raw.commits == 0, raw.result
+    assert hooked.denied and hooked.commits == 0, hooked.result  # nothing the mode forbids ran
+    assert hooked.audit == [["ask", probe, f"rtk {probe}"]]
+
+
+def test_an_allow_rule_carries_over_to_the_rtk_form(tmp_path: Path) -> None:
+    probe = "git commit --allow-empty -m probe"
+    rules = {"permissions": {"allow": ["Bash(git commit:*)"]}}
+    raw = drive(tmp_path, "raw", probe, "default", hook=False, settings=rules)
+    hooked = drive(tmp_path, "hooked", probe, "default", hook=True, settings=rules)
+    assert raw.ran and raw.commits == 1, raw.result
+    assert hooked.ran and hooked.commits == 1, hooked.result
+    assert hooked.audit == [["rewrite", probe, f"rtk {probe}"]]
+
+
+def test_a_requoted_denied_command_is_left_to_the_host(tmp_path: Path) -> None:
+    """allow git:*, deny git commit:*: `git "commit"` is the same argv; the hook must not rewrite
+    it (Claude would not recognise `rtk git commit` as denied)."""
+    probe = 'git "commit" --allow-empty -m probe'
+    rules = {"permissions": {"allow": ["Bash(git:*)"], "deny": ["Bash(git commit:*)"]}}
+    hooked = drive(tmp_path, "hooked", probe, "default", hook=True, settings=rules)
+    assert hooked.audit == [["skip:deny_rule", probe, ""]]
+    assert hooked.commits == drive(tmp_path, "raw", probe, "default", hook=False, settings=rules).commits
