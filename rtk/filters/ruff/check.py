@@ -48,7 +48,7 @@ class CheckFilter(BaseFilter):
             return self._add(finding, stream)
         if (item := self._grouped(text)) is not None:
             return self._add(item, stream)
-        if (stat := rl.STATISTIC.match(text)) is not None:
+        if rl.STATISTIC.match(text):
             self.failure_seen = True
             return [Line(SPACES.sub(" ", text.strip()), stream)]
         if rl.is_summary(text) or text.startswith(("warning:", "error:")):
