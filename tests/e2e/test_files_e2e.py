@@ -65,7 +65,18 @@ def test_grep_groups_matches_by_file_and_keeps_every_location(project: Path) -> 
     for pkg in ("core", "web", "cli"):
         assert f"src/{pkg}/mod0.py:13:return TOKEN_3" in result.stdout  # one match: one line
     assert result.stdout.rstrip().endswith("36 matches in 36 files")
-    grouped = rtk(project, "grep", "-rn", "return", "src/core/mod0.py", "src/web/mod1.py").stdout.splitlines()
+    flat = rtk(project, "grep", "-rn", "return", "src/core/mod0.py", "src/web/mod1.py").stdout.splitlines()
+    assert flat[:2] == ["src/core/mod0.py:4:return TOKEN_0", "src/core/mod0.py:7:return TOKEN_1"]
+    assert flat[-1] == "12 matches in 2 files"
+
+
+def test_grep_grouped_layout_from_the_config(project: Path, tmp_path: Path) -> None:
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "config.toml").write_text("[limits]\ngrep_grouped = 1\n")
+    result = subprocess.run([*rtk_executable(), "grep", "-rn", "return", "src/core/mod0.py", "src/web/mod1.py"],
+                            cwd=project, env={**ENV, "RTK_CONFIG_DIR": str(tmp_path / "cfg")}, capture_output=True,
+                            text=True, timeout=60, check=False)
+    grouped = result.stdout.splitlines()
     assert grouped[:3] == ["src/core/mod0.py", "4: return TOKEN_0", "7: return TOKEN_1"]
     assert "src/web/mod1.py" in grouped and grouped[-1] == "12 matches in 2 files"
 
