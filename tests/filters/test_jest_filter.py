@@ -33,7 +33,7 @@ def test_summary_of_all_failing_tests_is_not_repeated() -> None:
 def test_coverage_threshold_and_reduced_table() -> None:
     filt, out = run("dayjs_plugins_fail_coverage_threshold")
     assert 'Jest: Coverage for lines (96.07%) does not meet "global" threshold (100%)' in out
-    assert "coverage (49 files): stmts 96.11% | branch 90.52% | funcs 93.61% | lines 96.07%" in out
+    assert "coverage (49 files) % stmts/branch/funcs/lines: 96.11/90.52/93.61/96.07" in out
     assert not any("|" in line and "%" not in line for line in out if line.startswith(" "))
     assert filt.elided
 

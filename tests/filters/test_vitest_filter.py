@@ -49,8 +49,8 @@ def test_failed_suite_keeps_the_import_error() -> None:
 def test_coverage_table_reduced_to_totals_and_files_under_thresholds() -> None:
     filt, out = run("pathe_coverage_threshold")
     assert "ERROR: Coverage for lines (99.04%) does not meet global threshold (99.5%)" in out
-    assert "coverage (4 files): stmts 99.08% | branch 95.75% | funcs 100% | lines 99.04%" in out
-    assert [line.split(":")[0] for line in out if line.startswith("  ")] == ["  index.ts", "  _path.ts", "  utils.ts"]
+    assert "coverage (4 files) % stmts/branch/funcs/lines: 99.08/95.75/100/99.04" in out
+    assert [line.split()[0] for line in out if line.startswith("  ")] == ["index.ts", "_path.ts", "utils.ts"]
     assert not any(line.startswith("---") for line in out) and filt.elided
 
 
@@ -69,5 +69,5 @@ def test_coverage_rows_nest_under_directories() -> None:
                 "  b.js | 100 | 100 | 100 | 100 |", " src/util | 90 | 90 | 90 | 90 |", "  c.js | 90 | 90 | 90 | 90 | 7"):
         assert table.feed(row)
     lines, cut = table.report()
-    assert lines == ["coverage (3 files): stmts 50% | branch 50% | funcs 50% | lines 50%",
-                     "  src/a.js: stmts 10% | branch 10% | funcs 10% | lines 10% uncovered 1-9"] and cut
+    assert lines == ["coverage (3 files) % stmts/branch/funcs/lines: 50/50/50/50",
+                     "  src/a.js 10/10/10/10 uncovered 1-9"] and cut

@@ -92,7 +92,7 @@ class CoverageTable:
         lines = [self._total_line()]
         chosen, criterion = self._selected()
         for row in chosen[:SHOW]:
-            lines.append(f"  {row.name}: {_values(row)}" + (f" uncovered {row.uncovered}" if row.uncovered else ""))
+            lines.append(f"  {row.name} {_values(row)}" + (f" uncovered {row.uncovered}" if row.uncovered else ""))
         rest = len(chosen) - SHOW
         if rest > 0:
             lines.append(f"  ... {rest:,} more files {criterion}")
@@ -101,7 +101,7 @@ class CoverageTable:
 
     def _total_line(self) -> str:
         total = self.total
-        head = f"coverage ({len(self.rows):,} files)"
+        head = f"coverage ({len(self.rows):,} files) % stmts/branch/funcs/lines"
         return f"{head}: {_values(total)}" if total else head
 
     def _selected(self) -> tuple[list[Row], str]:
@@ -122,7 +122,7 @@ def _lines_value(row: Row) -> float:
 def _values(row: Row | None) -> str:
     if row is None:
         return ""
-    return " | ".join(f"{name} {value:g}%" for name, value in zip(METRICS, row.values))
+    return "/".join(f"{value:g}" for value in row.values)
 
 
 def _parse_row(text: str) -> Row | None:

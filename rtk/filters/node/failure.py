@@ -3,7 +3,8 @@
 Shared by the test-runner filters because their failure bodies are alike: a message, an
 expected/received diff, a code frame, a stack. Kept: every message and diff line (up to
 `MAX_LINES`, then one marker), the first `MAX_USER_FRAMES` frames in the user's code. Dropped:
-code frames (`  12 | source`, `     |   ^`), frames inside node_modules and node itself, blank lines.
+code frames (`  12 | source`, `     |   ^`), frames inside node_modules and node itself, further
+frames in a file already shown (a test's helper chain), blank lines.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class FailureBody:
         self.dropped_content = 0
         self.user_frames = 0
         self.base: int | None = None
+        self.frame_files: set[str] = set()
 
     def take(self, text: str) -> str | None:
         """The line to print for `text` (re-indented), or None to drop it."""
@@ -36,9 +38,10 @@ class FailureBody:
             return None
         loc = frame_location(text)
         if loc is not None:
-            if is_foreign(loc) or self.user_frames >= self.max_frames:
-                return None
+            if is_foreign(loc) or self.user_frames >= self.max_frames or _file(loc) in self.frame_files:
+                return None  # a helper deeper in a file already shown adds nothing
             self.user_frames += 1
+            self.frame_files.add(_file(loc))
             return f"{self.indent}at {loc}"  # the function name (`Object.toBe`, `Context.<anonymous>`) is noise
         self.kept += 1
         if self.kept > self.max_lines:
@@ -54,3 +57,7 @@ class FailureBody:
             return f"{self.indent}... {self.dropped_content:,} more lines of this failure"
         return None
 
+
+
+def _file(location: str) -> str:
+    return location.rsplit(":", 2)[0]

@@ -23,7 +23,7 @@ from rtk.filters.node.failure import FailureBody
 RUN_BANNER = re.compile(r"^\s*(?:RUN|DEV)\s+v\d")
 COVERAGE_NOTE = re.compile(r"^\s*(?:Coverage enabled with|% Coverage report from)\b")
 FILE_RESULT = re.compile(r"^\s*[✓✔√❯×✗↓]\s+(?:\|[^|]+\|\s+)?\S+.*\((?:\d+ tests?|0 test)\b.*\)")
-TEST_RESULT = re.compile(r"^\s*(?P<mark>[✓✔√×✗↓·✕-])\s+(?P<name>.+?)(?:\s+\d+(?:\.\d+)?m?s)?$")
+TEST_RESULT = re.compile(r"^\s*(?P<mark>[✓✔√×✗↓✕])\s+(?P<name>.+?)(?:\s+\d+(?:\.\d+)?m?s)?$")
 INLINE_ERROR = re.compile(r"^\s+→ ")
 DOTS = re.compile(r"^[\s·x×*-]+$")
 SECTION = re.compile(r"^\s*⎯+\s*(?P<title>[A-Z][A-Za-z ]+?)(?:\s+(?P<count>\d+))?\s*⎯+\s*$")
