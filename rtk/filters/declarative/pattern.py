@@ -9,6 +9,7 @@ backtracking) are refused, and no regex ever sees more than `LINE_CAP` character
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 LINE_CAP = 4096
 _POSIX = {
@@ -161,22 +162,37 @@ class _AnyOf:
         return None
 
 
-def replacement_template(replacement: str, compiled: re.Pattern[str]) -> str:
-    """A Rust replacement (`$1`, `${name}`, `$$`) as a Python template; a missing group is empty."""
-    parts: list[str] = []
+Replacement = str | Callable[[re.Match[str]], str]
+
+
+def replacement_template(replacement: str, compiled: re.Pattern[str]) -> Replacement:
+    """A Rust replacement (`$1`, `${name}`, `$$`) for `compiled.sub`: the literal text itself when
+    it names no group, else a function that joins literal parts and groups (about a third faster
+    than a `\\g<1>` template, whose expansion runs in Python on 3.11). A missing group is empty,
+    as in Rust."""
+    parts: list[str | int] = []
     last = 0
     for found in _REPL_RE.finditer(replacement):
-        parts.append(replacement[last:found.start()].replace("\\", "\\\\"))
+        parts.append(replacement[last:found.start()])
         parts.append(_group_ref(found, compiled))
         last = found.end()
-    parts.append(replacement[last:].replace("\\", "\\\\"))
-    return "".join(parts)
+    parts.append(replacement[last:])
+    if all(isinstance(part, str) for part in parts):
+        return "".join(parts).replace("\\", "\\\\")  # type: ignore[arg-type]
+    frozen = tuple(parts)
+
+    def expand(match: re.Match[str]) -> str:
+        group = match.group
+        return "".join([part if part.__class__ is str else (group(part) or "") for part in frozen])  # type: ignore[misc]
+
+    return expand
 
 
-def _group_ref(found: re.Match[str], compiled: re.Pattern[str]) -> str:
+def _group_ref(found: re.Match[str], compiled: re.Pattern[str]) -> str | int:
     if found.group(0) == "$$":
         return "$"
     name = found.group(1) if found.group(1) is not None else found.group(2)
     if name.isdigit():
-        return f"\\g<{int(name)}>" if int(name) <= compiled.groups else ""
-    return f"\\g<{name}>" if name in compiled.groupindex else ""
+        return int(name) if int(name) <= compiled.groups else ""  # $0 is the whole match
+    index = compiled.groupindex.get(name)
+    return index if index is not None else ""

@@ -50,7 +50,9 @@ class RulePipeline:
         return self._replace(text)
 
     def _replace(self, text: str) -> str:
-        for pattern, template in self.rules.replace:
+        for pattern, template, prefix in self.rules.replace:
+            if prefix and not text.startswith(prefix):
+                continue
             if len(text) > LINE_CAP:
                 text = pattern.sub(template, text[:LINE_CAP]) + text[LINE_CAP:]
             else:

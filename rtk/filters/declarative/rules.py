@@ -9,7 +9,8 @@ import re
 import string
 from dataclasses import dataclass, field
 
-from .pattern import PatternError, compile_any, compile_pattern, replacement_template
+from .matchers import branch_prefixes, top_level_branches
+from .pattern import PatternError, Replacement, compile_any, compile_pattern, replacement_template
 from .schema import (RULE_FIELDS, SECTION_FIELDS, TABLE_FIELDS, SpecError, check_strings,
                      check_table, check_tables)
 
@@ -49,7 +50,8 @@ class Counter:
 @dataclass(frozen=True)
 class Rules:
     strip_ansi: bool = False
-    replace: tuple[tuple[re.Pattern[str], str], ...] = ()
+    # (pattern, replacement, literal text a matching line must start with, or "")
+    replace: tuple[tuple[re.Pattern[str], Replacement, str], ...] = ()
     match_output: tuple[OutputRule, ...] = ()
     strip: re.Pattern[str] | None = None
     keep_only: re.Pattern[str] | None = None
@@ -112,12 +114,22 @@ def _positive(value: object, where: str) -> int | None:
     return value  # type: ignore[return-value]
 
 
-def _replace(rules: list[object], where: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+def _replace(rules: list[object], where: str) -> tuple[tuple[re.Pattern[str], Replacement, str], ...]:
     compiled = []
     for i, rule in enumerate(check_tables(rules, "replace", f"{where}.replace")):
-        pattern = compile_pattern(rule["pattern"], f"{where}.replace[{i}].pattern")  # type: ignore[arg-type]
-        compiled.append((pattern, replacement_template(rule["replacement"], pattern)))  # type: ignore[arg-type]
+        text = str(rule["pattern"])
+        pattern = compile_pattern(text, f"{where}.replace[{i}].pattern")
+        compiled.append((pattern, replacement_template(str(rule["replacement"]), pattern), anchored_prefix(text)))
     return tuple(compiled)
+
+
+def anchored_prefix(pattern: str) -> str:
+    """The literal text a `^`-anchored single-branch pattern's match starts with ("" if none):
+    a line that does not start with it cannot match, so the regex is skipped for it."""
+    if not pattern.startswith("^") or len(top_level_branches(pattern)) != 1:
+        return ""
+    found = branch_prefixes(pattern[1:]) if not pattern.startswith("^(?") else None
+    return next(iter(found)) if found and len(found) == 1 else ""
 
 
 def _match_output(rules: list[object], where: str) -> tuple[OutputRule, ...]:
