@@ -1,21 +1,22 @@
 """Build and vet diagnostics: verbatim, except a message repeated on many lines of one file.
 
 `go vet` on generated tables prints the same finding hundreds of times in one file; such a run
-(RUN_MIN or more in a row) becomes the file on one line and `L164:3 L165:3 ... message` under it.
+(RUN_MIN or more in a row) becomes `file: message (N times[, column C])` and the locations under
+it (`L164:3 L165:3 ...`, or `L164 L165 ...` when they all share the column named above).
 """
 from __future__ import annotations
 
 from rtk.filters.go.lines import DIAG
 
 RUN_MIN = 3
-PER_LINE = 20
+PER_LINE = 30
 
 
 class Runs:
     def __init__(self) -> None:
         self.file = self.msg = ""
         self.lines: list[str] = []
-        self.locs: list[str] = []
+        self.locs: list[tuple[str, str]] = []
         self.count = 0
 
     def add(self, text: str) -> list[str] | None:
@@ -27,7 +28,7 @@ class Runs:
         out = [] if (m["file"], m["msg"]) == (self.file, self.msg) else self.flush()
         self.file, self.msg = m["file"], m["msg"]
         self.lines.append(text)
-        self.locs.append(f"L{m['line']}:{m['col']}" if m["col"] else f"L{m['line']}")
+        self.locs.append((m["line"], m["col"] or ""))
         return out
 
     def flush(self) -> list[str]:
@@ -35,8 +36,12 @@ class Runs:
         self.lines, self.locs = [], []
         if len(lines) < RUN_MIN:
             return lines
-        out = [self.file]
-        for i in range(0, len(locs), PER_LINE):
-            out.append(f"  {' '.join(locs[i:i + PER_LINE])} {self.msg}")
+        columns = {col for _, col in locs}
+        one_column = len(columns) == 1
+        column = f", column {locs[0][1]}" if one_column and locs[0][1] else ""
+        out = [f"{self.file}: {self.msg} ({len(locs)} times{column})"]
+        shown = [f"L{line}" if one_column or not col else f"L{line}:{col}" for line, col in locs]
+        for i in range(0, len(shown), PER_LINE):
+            out.append(f"  {' '.join(shown[i:i + PER_LINE])}")
         self.file = self.msg = ""
         return out

@@ -254,7 +254,7 @@ AGENT_COMMANDS = [
     ("source .venv/bin/activate && pytest", "source .venv/bin/activate && rtk pytest", 3),
     (". venv/bin/activate && pytest", ". venv/bin/activate && rtk pytest", 3),
     ("ls -la", "rtk ls -la", 3),
-    ("make test", "", 1),
+    ("make test", "rtk make test", 3),
     ("npm install", "", 1),
     ("", "", 1),
     ("   ", "", 1),
