@@ -48,6 +48,12 @@ def test_a_stream_of_values_and_not_json() -> None:
     assert parse_values("parse error: Invalid numeric literal at line 1") is None
 
 
+def test_a_long_string_value_is_content_not_shape() -> None:
+    lines = [json.dumps("x" * 10000)]
+    filt, out = run(["jq", ".info.description"], lines)
+    assert out == lines and not filt.elided
+
+
 def test_raw_output_passes_through() -> None:
     filt, _ = run(["jq", "-r", ".info.summary"], ["Python HTTP for Humans."])
     assert isinstance(filt, PassFilter)

@@ -43,8 +43,8 @@ class JsonBody:
             return self.lines, False
         text = "".join(self.parts)
         values = parse_values(text)
-        if values is None:
-            return self.lines, False
+        if values is None or all(not isinstance(v, (dict, list)) for v in values):
+            return self.lines, False  # not JSON, or plain values (a string asked for is content)
         return [Line(line) for line in render(values, len(text))], True
 
 
