@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import click
 
-
 FILTERS_EPILOG = """\b
 Examples:
   rtk filters

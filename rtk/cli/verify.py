@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import click
 
-
 VERIFY_EPILOG = """\b
 Examples:
   rtk verify                 # every filter's inline tests, determinism, never larger

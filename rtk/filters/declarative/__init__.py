@@ -26,6 +26,7 @@ from rtk.paths import config_dir_path, data_dir_path
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Any
 
     from rtk.filters.base import Filter, FilterContext
 
@@ -46,7 +47,7 @@ class WordPattern:
     """`docker build|buildx *`: argv[0]'s basename, then each word in order (options stepped
     over), then anything when the pattern ends in `*`; without it, nothing more may follow."""
 
-    __slots__ = ("program", "positions", "open_end", "rewrite")
+    __slots__ = ("open_end", "positions", "program", "rewrite")
 
     def __init__(self, program: frozenset[str], positions: tuple[frozenset[str], ...],
                  open_end: bool, rewrite: bool = True) -> None:
@@ -73,7 +74,7 @@ class CommandRegex:
     (argv[0]'s basename, then the words joined by spaces). `prefixes`: literal texts the first
     word must start with, when the regex has them, so other commands never compile it."""
 
-    __slots__ = ("regex", "prefixes", "rewrite", "_compiled")
+    __slots__ = ("_compiled", "prefixes", "regex", "rewrite")
 
     def __init__(self, regex: str, prefixes: tuple[str, ...] | None, rewrite: bool = True) -> None:
         self.regex, self.prefixes, self.rewrite = regex, prefixes, rewrite
@@ -96,21 +97,20 @@ class CommandRegex:
         return self._compiled.search(" ".join((first, *words[1:]))) is not None  # type: ignore[attr-defined]
 
 
-def matcher(data: tuple[object, ...]) -> WordPattern | CommandRegex:
+def matcher(data: tuple[Any, ...]) -> WordPattern | CommandRegex:
     """A matcher from its index data: ("w", program, positions, open_end, rewrite) or
     ("r", regex, prefixes, rewrite)."""
     if data[0] == "w":
-        return WordPattern(frozenset(data[1]), tuple(frozenset(p) for p in data[2]),  # type: ignore[arg-type,union-attr]
-                           bool(data[3]), bool(data[4]))
+        return WordPattern(frozenset(data[1]), tuple(frozenset(p) for p in data[2]), bool(data[3]), bool(data[4]))
     prefixes = data[2]
-    return CommandRegex(str(data[1]), tuple(prefixes) if prefixes is not None else None, bool(data[3]))  # type: ignore[call-overload]
+    return CommandRegex(str(data[1]), tuple(prefixes) if prefixes is not None else None, bool(data[3]))
 
 
-def describe(data: tuple[object, ...]) -> str:
+def describe(data: tuple[Any, ...]) -> str:
     """`make *` or `/^make\\b/`: a matcher as `rtk filters` shows it."""
     if data[0] == "r":
         return f"/{data[1]}/"
-    words = ["|".join(sorted(data[1])), *("|".join(sorted(p)) for p in data[2])]  # type: ignore[call-overload,union-attr]
+    words = ["|".join(sorted(data[1])), *("|".join(sorted(p)) for p in data[2])]
     return " ".join(words + (["*"] if data[3] else []))
 
 

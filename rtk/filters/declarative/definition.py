@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from .matchers import MatcherData, matchers_for
 from .rules import Rules, check_rule_fields, compile_rules
-from .schema import FILTER_FIELDS, RULE_FIELDS, REQUIRED, TEST_FIELDS, SpecError, check_strings, check_table
+from .schema import FILTER_FIELDS, REQUIRED, RULE_FIELDS, TEST_FIELDS, SpecError, check_strings, check_table
 
 
 @dataclass(frozen=True)

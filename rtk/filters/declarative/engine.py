@@ -57,6 +57,10 @@ class DeclarativeFilter(BaseFilter):
     def elided(self) -> bool:  # type: ignore[override]
         return self._elided or (self.active is not None and self.active.elided)
 
+    @elided.setter
+    def elided(self, value: bool) -> None:
+        self._elided = value
+
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         if stream is _STDERR and not self.spec.filter_stderr:
             return (_line((line, stream)),)

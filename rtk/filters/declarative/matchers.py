@@ -90,7 +90,7 @@ def top_level_branches(pattern: str) -> list[str]:
 
 def branch_prefixes(body: str) -> set[str] | None:
     """The literal texts a match of `body` must start with, or None when there is none."""
-    if body.startswith("(?:") or body.startswith("("):
+    if body.startswith(("(?:", "(")):
         inner_start = 3 if body.startswith("(?:") else 1
         close = _group_end(body, 0)
         if close < 0 or (close + 1 < len(body) and body[close + 1] in _QUANTIFIERS):

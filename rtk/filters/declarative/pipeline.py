@@ -9,6 +9,7 @@ line comes last.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rtk.filters.base import strip_ansi
 
@@ -35,7 +36,7 @@ class RulePipeline:
         self.plain = self.collapse is None and self.group is None and self.window is None
         starts = [section.start.pattern for section in rules.sections]
         self.any_start = re.compile("|".join(f"(?:{p})" for p in starts)).search if starts else None
-        self.feed = self._fast_feed()  # type: ignore[method-assign]
+        self.feed = self._fast_feed()  # type: ignore[method-assign,assignment]
 
     @property
     def elided(self) -> bool:
@@ -63,7 +64,7 @@ class RulePipeline:
         """Feed one raw line (as the child printed it); replaced per instance by `_fast_feed`."""
         return self.feed_prepared(self.prepare(text))
 
-    def _fast_feed(self) -> object:
+    def _fast_feed(self) -> Callable[[str], list[str] | tuple[str, ...]]:
         """`feed` as one closure: the per-line cost is what bounds the engine's throughput, so
         the common stages are inlined here. Counters are counted inline; a line that opens a
         section (or any line while one is open) takes the general path, `feed_prepared`."""

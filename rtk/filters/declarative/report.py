@@ -12,6 +12,7 @@ from rtk.filters import declarative, launchers
 from rtk.filters.declarative.catalog import Catalog, load_all, parse_text, read_bytes
 from rtk.filters.declarative.checks import Outcome, check_properties, run_test
 from rtk.filters.declarative.definition import FilterDef
+from rtk.filters.serves import Serves
 
 
 @dataclass
@@ -74,14 +75,14 @@ def explain(command: str) -> list[str]:
             for shape in entry.matchers:
                 if shape.matches(candidate):
                     return _matched(entry, shape, candidate, words)
-    return [f"{command}: no dedicated filter; the generic filter runs (ANSI, progress redraws, "
-            "repeated and blank lines collapsed)"]
+    return [(f"{command}: no dedicated filter; the generic filter runs (ANSI, progress redraws, "
+             "repeated and blank lines collapsed)")]
 
 
-def _matched(entry: object, shape: object, candidate: list[str], words: list[str]) -> list[str]:
-    name, source = getattr(entry, "name"), getattr(entry, "source")
+def _matched(entry: Serves, shape: object, candidate: list[str], words: list[str]) -> list[str]:
+    name, source = entry.name, entry.source
     lines = [f"filter: {name} ({source})"]
-    if source != "built-in" or getattr(entry, "module", "") == declarative.MODULE:
+    if source != "built-in" or entry.module == declarative.MODULE:
         info = declarative.entry_for(name)
         if info is not None:
             lines.append(f"file: {info['path']}")

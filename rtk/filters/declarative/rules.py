@@ -8,11 +8,19 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass, field
+from typing import Any
 
 from .matchers import branch_prefixes, top_level_branches
 from .pattern import PatternError, Replacement, compile_any, compile_pattern, replacement_template
-from .schema import (RULE_FIELDS, SECTION_FIELDS, TABLE_FIELDS, SpecError, check_strings,
-                     check_table, check_tables)
+from .schema import (
+    RULE_FIELDS,
+    SECTION_FIELDS,
+    TABLE_FIELDS,
+    SpecError,
+    check_strings,
+    check_table,
+    check_tables,
+)
 
 
 @dataclass(frozen=True)
@@ -73,7 +81,7 @@ class Rules:
         return bool(self.match_output)
 
 
-def compile_rules(table: dict[str, object], where: str) -> Rules:
+def compile_rules(table: dict[str, Any], where: str) -> Rules:
     """Rules from the rule fields of `table` (other fields are the caller's business)."""
     try:
         return _compile(table, where)
@@ -81,7 +89,7 @@ def compile_rules(table: dict[str, object], where: str) -> Rules:
         raise SpecError(str(exc)) from None
 
 
-def _compile(table: dict[str, object], where: str) -> Rules:
+def _compile(table: dict[str, Any], where: str) -> Rules:
     get = table.get
     if get("strip_lines_matching") and get("keep_lines_matching"):
         raise SpecError(f"{where}: strip_lines_matching and keep_lines_matching are mutually exclusive")
@@ -198,8 +206,9 @@ def _counters(table: object, where: str) -> dict[str, Counter]:
 def _summary(text: object, counters: dict[str, Counter], where: str) -> str | None:
     if text is None:
         return None
+    text = str(text)
     try:
-        names = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}  # type: ignore[arg-type]
+        names = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
     except ValueError as exc:
         raise SpecError(f"{where}.summary: {exc}") from None
     unknown = sorted(n for n in names if n not in counters)

@@ -107,7 +107,7 @@ class Collapse:
 
 
 class _Bucket:
-    __slots__ = ("head", "tail", "count")
+    __slots__ = ("count", "head", "tail")
 
     def __init__(self, tail: int) -> None:
         self.head: list[str] = []

@@ -10,7 +10,7 @@ from rtk.filters.declarative.checks import check_properties, run_test
 from tests.filters.declarative.helpers import load
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "filters.md"
-BLOCKS = [b for b in re.findall(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S) if "[filters." in b]
+BLOCKS = [b for b in re.findall(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL) if "[filters." in b]
 
 
 def test_the_page_has_examples() -> None:

@@ -1,8 +1,6 @@
 """The Rust rtk's TOML format, field by field: a file written for it works here unchanged."""
 from __future__ import annotations
 
-import os
-import re
 from pathlib import Path
 
 import pytest
