@@ -51,7 +51,9 @@ def test_the_nearest_package_json_up_from_the_directory_is_read(tmp_path: Path) 
 def test_nested_scripts_are_expanded(tmp_path: Path) -> None:
     write_package(tmp_path, {"test": "pnpm lint && vitest run --coverage", "lint": "eslint . && prettier -c src"})
     assert script_command(["npm", "test"], str(tmp_path)) == "eslint . && prettier -c src && vitest run --coverage"
-    assert plan(["npm", "test"], str(tmp_path)) == (["eslint", "prettier", "vitest"], False)
+    planned, install = plan(["npm", "test"], str(tmp_path))
+    assert [name for name, _ in planned] == ["eslint", "prettier", "vitest"] and not install
+    assert planned[2][1] == ("vitest", "run", "--coverage")
 
 
 def test_workspaces_by_name_or_folder_and_prefix(tmp_path: Path) -> None:
@@ -80,7 +82,7 @@ def test_broken_package_json_gives_no_script(tmp_path: Path) -> None:
 def test_install_verbs_and_registry_routing() -> None:
     assert plan(["npm", "ci"], "/nonexistent") == ([], True)
     assert plan(["yarn"], "/nonexistent") == ([], True)
-    assert plan(["pnpm", "vitest", "run"], "/nonexistent") == (["vitest"], False)
+    assert plan(["pnpm", "vitest", "run"], "/nonexistent") == ([("vitest", ("vitest", "run"))], False)
     assert filter_name_for(["npm", "test"]) == "npm"
     assert filter_name_for(["npm", "run", "typecheck"]) == "tsc"  # tsc's own shape wins
     assert filter_name_for(["npm", "publish"]) == "generic"
@@ -148,3 +150,10 @@ def test_deprecations_grouped_by_package_and_install_scripts_on_one_line() -> No
                    "deprecated: inflight@1.0.6: This module is not supported, and leaks memory.",
                    "deprecated: uuid@3.4.0: Please upgrade  to version 7 or higher (deprecated)",
                    "install scripts not run: core-js@2.6.12 (run `npm install-scripts ls`)"]
+
+
+def test_the_scripts_own_words_reach_the_tools_filter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_package(tmp_path, {"lint:fix": "eslint --fix ."})
+    monkeypatch.chdir(tmp_path)
+    out = replay(create(FilterContext(("npm", "run", "lint:fix"))), raw_lines("eslint", "pathe_fix"))
+    assert out[-1] == "eslint: 4 problems (1 error, 3 warnings) in 2 files remaining after --fix"

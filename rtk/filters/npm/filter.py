@@ -46,16 +46,17 @@ _NOTHING: tuple[Line, ...] = ()
 class ScriptFilter(BaseFilter):
     """A package manager run: install output, or a script served by its tools' filters."""
 
-    def __init__(self, ctx: FilterContext, planned: list[str], install: bool) -> None:
+    def __init__(self, ctx: FilterContext, planned: list[tuple[str, tuple[str, ...]]], install: bool) -> None:
         super().__init__(ctx)
-        self._planned = planned  # the filter of each command of the script's chain, when known
+        self._planned = [name for name, _ in planned]  # the filter of each command of the chain, when known
+        self._argv = {name: words for name, words in reversed(planned)}  # the first command of each tool
         self._inner: Filter | None = None
         self._inner_name = ""
         self._after_banner = False
         self._finished: list[Filter] = []
         self._install_only = install
         if install or planned:
-            self._switch_to(INSTALL_OUTPUT if install else planned[0])
+            self._switch_to(INSTALL_OUTPUT if install else planned[0][0])
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         if self._install_only:
@@ -79,8 +80,12 @@ class ScriptFilter(BaseFilter):
     def _banner_command(self, command: str) -> list[Line]:
         """The script's command: its first tool's filter serves what follows. A nested script
         (`pnpm lint && vitest run`) names no tool yet: its own banner will."""
-        names = route.filters_for(command)
-        return self._switch_to(names[0] if names and names[0] != "npm" else INSTALL_OUTPUT)
+        commands = route.commands_for(command)
+        if not commands or commands[0][0] == "npm":
+            return self._switch_to(INSTALL_OUTPUT)
+        name, words = commands[0]
+        self._argv.setdefault(name, words)
+        return self._switch_to(name)
 
     def _maybe_switch(self, text: str) -> list[Line]:
         started = route.output_starts(text)
@@ -94,7 +99,8 @@ class ScriptFilter(BaseFilter):
         if name == self._inner_name:
             return []
         out = self._close_inner(0)
-        self._inner = InstallFilter(self.ctx) if name == INSTALL_OUTPUT else _load(name or "generic", self.ctx)
+        ctx = dataclasses.replace(self.ctx, argv=self._argv[name]) if name in self._argv else self.ctx
+        self._inner = InstallFilter(ctx) if name == INSTALL_OUTPUT else _load(name or "generic", ctx)
         self._inner_name = name
         return out
 
@@ -145,8 +151,9 @@ def _load(name: str, ctx: FilterContext) -> Filter:
     return load(name, ctx)
 
 
-def plan(argv: list[str], cwd: str) -> tuple[list[str], bool]:
-    """The filters a script's chain needs (empty when unknown), and whether this is an install."""
+def plan(argv: list[str], cwd: str) -> tuple[list[tuple[str, tuple[str, ...]]], bool]:
+    """The filter and words of each command of a script's chain (empty when unknown), and whether
+    this is an install."""
     manager = os.path.basename(argv[0]) if argv else ""
     verb = next((w for w in argv[1:] if not w.startswith("-")), "")
     if manager == "yarn" and not verb:
@@ -156,8 +163,8 @@ def plan(argv: list[str], cwd: str) -> tuple[list[str], bool]:
     command = script_command(argv, cwd)
     if command is None:
         direct = route.tool_filter(shlex.join(argv[1:])) if manager in ("pnpm", "yarn", "bun") else ""
-        return ([direct] if direct not in ("", "generic", "npm") else []), False
-    return [n for n in route.filters_for(command) if n != "npm"], False
+        return ([(direct, tuple(argv[1:]))] if direct not in ("", "generic", "npm") else []), False
+    return [(n, words) for n, words in route.commands_for(command) if n != "npm"], False
 
 
 def create(ctx: FilterContext) -> ScriptFilter:

@@ -40,7 +40,12 @@ STARTS = (
 
 def filters_for(command: str) -> list[str]:
     """The filter for each command of a chain (`a && b`), in order; "" where one is not known."""
-    return [tool_filter(part) for part in CHAIN.split(command.strip()) if part.strip()]
+    return [name for name, _ in commands_for(command)]
+
+
+def commands_for(command: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each command of a chain with its filter and its words (the argv its filter is built with)."""
+    return [(tool_filter(part), tuple(_words(part))) for part in CHAIN.split(command.strip()) if part.strip()]
 
 
 def tool_filter(command: str) -> str:

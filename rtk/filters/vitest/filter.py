@@ -8,7 +8,8 @@ console output blocks (`stdout | file > test`), capped; threshold errors; one su
 coverage table reduced to totals and the files under the thresholds (see node/coverage.py).
 Dropped (noise): the RUN banner, passing files and tests (`✓`), the per-test listing of a failing
 file (the FAIL blocks that follow name each failing test), dots, `⎯⎯⎯[1/8]⎯` separators, code
-frames, frames in node_modules and node:internal, `Start at`, watch-mode prompts.
+frames, frames in node_modules and node:internal, `Start at`, watch-mode prompts, the advice paragraph
+under an unhandled error (its origin and the latest test are kept).
 Anything not recognised passes through (tap, junit and json reporters among it).
 """
 from __future__ import annotations
@@ -35,6 +36,8 @@ CONSOLE_HEAD = re.compile(r"^(?:stdout|stderr) \| \S")
 WATCH_NOISE = re.compile(r"^\s*(?:PASS|FAIL)?\s*(?:Waiting for file changes|Tests failed\. Watching|"
                          r"press h to show help|press q to quit)")
 THRESHOLD = re.compile(r"Coverage for \w+ \([\d.]+%\) does not meet")
+ADVICE = re.compile(r"^(?:This might cause false positive tests|- The error was thrown, while Vitest|"
+                    r"- If the error occurred after the test had been completed)")
 CONSOLE_MAX = 10
 PENDING_MAX = 50
 _NOTHING: tuple[Line, ...] = ()
@@ -78,12 +81,13 @@ class VitestFilter(BaseFilter):
         return self._outside(text, stream)
 
     def _open_section(self, title: str) -> Iterable[Line]:
-        self._close_block()
+        out = self._close_block()
         self._section = title.strip().lower()
-        if "error" in self._section:  # Unhandled Errors / Unhandled Rejection: say so
-            self.failure_seen = True
-            return (Line(title.strip()),)
-        return _NOTHING
+        if any(word in self._section for word in ("error", "unhandled", "uncaught", "rejection", "exception")):
+            self.failure_seen = True  # Unhandled Errors, Uncaught Exception, Unhandled Rejection
+            self._body = FailureBody()
+            out.append(Line(title.strip()))
+        return out
 
     def _open_block(self, test_id: str, stream: Stream) -> Iterable[Line]:
         self.failure_seen = True
@@ -107,6 +111,8 @@ class VitestFilter(BaseFilter):
 
     def _in_block(self, text: str, stream: Stream) -> Iterable[Line]:
         assert self._body is not None
+        if ADVICE.match(text):
+            return _NOTHING
         kept = self._body.take(text)
         return (Line(kept, stream),) if kept is not None else _NOTHING
 
