@@ -69,14 +69,33 @@ def explain(command: str) -> list[str]:
     words = command_words(command)
     if not words:
         return ["rtk: an empty command line"]
-    serves = all_serves()
+    return _first_match(words, all_serves()) or [
+        (f"{command}: no dedicated filter; the generic filter runs (ANSI, progress redraws, "
+         "repeated and blank lines collapsed)")] + _untrusted_matches(words)
+
+
+def _first_match(words: list[str], serves: list[Serves]) -> list[str] | None:
     for candidate in launchers.candidates(words):
         for entry in serves:
             for shape in entry.matchers:
                 if shape.matches(candidate):
-                    return _matched(entry, shape, candidate, words)
-    return [(f"{command}: no dedicated filter; the generic filter runs (ANSI, progress redraws, "
-             "repeated and blank lines collapsed)")]
+                    return _matched(entry, shape, candidate, words) + _untrusted_matches(words)
+    return None
+
+
+def _untrusted_matches(words: list[str]) -> list[str]:
+    """Project filters that would serve the command if their files were trusted."""
+    from rtk.filters.declarative import trust
+
+    notes = []
+    for path in declarative.project_files(declarative.project_root()):
+        content = read_bytes(path)
+        if content is None or trust.status(path, content) == trust.TRUSTED:
+            continue
+        for spec in parse_text("project", path, content).filters:
+            if any(declarative.matcher(m).matches(c) for m in spec.matchers for c in launchers.candidates(words)):
+                notes.append(f"note: project filter {spec.name} in {path} would serve it once trusted (`rtk trust`)")
+    return notes
 
 
 def _matched(entry: Serves, shape: object, candidate: list[str], words: list[str]) -> list[str]:
