@@ -38,7 +38,7 @@ def test_the_marker_names_the_biggest_directories_first() -> None:
     assert elider.close("paths") == ["... 3 more paths (y/: 2, z/: 1)", "e"]
 
 
-@pytest.mark.parametrize("argv", ["find . -print0", "find . -exec wc -l {} +", "find . -printf %p",
+@pytest.mark.parametrize("argv", ["fd -x wc -l", "fdfind -0 rs", "fd -l", "find . -print0", "find . -exec wc -l {} +", "find . -printf %p",
                                   "find . -delete", "find . -ls", "find . -execdir rm {} ;"])
 def test_actions_pass_through(argv: str) -> None:
     filt, out = run(argv, ["  12 ./a.rs"])

@@ -4,7 +4,7 @@ A list longer than the limit (`find_max_paths`, default 500) keeps its first and
 replaces the middle with one line counting the left-out paths per directory; the raw output goes
 to recall. Error lines (`find: 'x': No such file or directory`) are always kept. `-print0`,
 `-printf`, `-fprint*`, `-ls`, `-exec`, `-execdir`, `-ok`, `-okdir` and `-delete` pass through
-exactly: their output is not a list of paths.
+exactly: their output is not a list of paths; so do fd's `-x`/`-X`, `-0` and `-l`.
 """
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.filters.base import Filter, FilterContext
 
-SERVES = Serves("find", "find [paths] [expression] (path lists)", (Words(("find",)),))
+SERVES = Serves("find", "find [paths] [expression], fd|fdfind [pattern] [paths] (path lists)",
+                (Words(("find", "fd", "fdfind")),))
 
 
 def create(ctx: FilterContext) -> Filter:

@@ -9,6 +9,8 @@ from rtk.filters.find.middle import MiddleElider
 
 RAW_ACTIONS = frozenset({"-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls",
                          "-exec", "-execdir", "-ok", "-okdir", "-delete", "-quit"})
+FD_RAW = frozenset({"-x", "--exec", "-X", "--exec-batch", "-0", "--print0", "-l", "--list-details",
+                    "-h", "--help", "-V", "--version"})
 NOTHING: tuple[Line, ...] = ()
 
 
@@ -25,7 +27,7 @@ class FindFilter(BaseFilter):
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         text = strip_ansi(line)
-        if stream == Stream.STDERR or text.startswith("find: "):
+        if stream == Stream.STDERR or text.startswith(("find: ", "[fd error]: ")):
             self.failure_seen = True
             return (Line(line, stream),)
         kept = self.list.add(text, posixpath.dirname(text.rstrip("/")) + "/")
@@ -37,6 +39,7 @@ class FindFilter(BaseFilter):
 
 
 def create(ctx: FilterContext) -> BaseFilter:
-    if any(arg in RAW_ACTIONS for arg in ctx.argv[1:]):
+    fd = bool(ctx.argv) and posixpath.basename(ctx.argv[0]) in ("fd", "fdfind")
+    if any(arg in (FD_RAW if fd else RAW_ACTIONS) for arg in ctx.argv[1:]):
         return PassFilter(ctx)
     return FindFilter(ctx)
