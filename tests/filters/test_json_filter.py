@@ -81,6 +81,12 @@ def test_curl_errors_and_a_meter_glued_to_the_body() -> None:
     assert out == ['{"a": 1}']
 
 
+def test_without_v_or_i_a_body_keeps_its_bullets_quotes_and_status_like_lines() -> None:
+    lines = ["# Notes", "* first point", "> a quote", "< angle", "HTTP/1.1 200 is the status line", "", "end"]
+    _, out = run(["curl", "-s", "https://example.org/README.md"], lines)
+    assert out == lines
+
+
 def test_curl_to_dev_null_still_says_what_was_transferred() -> None:
     meter = "100 93124  100 93124    0     0  3623k      0 --:--:-- --:--:-- --:--:-- 3637k"
     _, out = run(["curl", "-o", "/dev/null", "https://x"], [meter])

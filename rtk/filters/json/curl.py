@@ -35,6 +35,7 @@ class CurlFilter(BaseFilter):
 
     def __init__(self, ctx: FilterContext) -> None:
         super().__init__(ctx)
+        self.verbose, self.include = _modes(ctx.argv[1:])
         self.body = JsonBody(ctx.limit("json_max_chars", BUDGET))
         self.in_headers = False
         self.dropped: list[str] = []
@@ -55,20 +56,30 @@ class CurlFilter(BaseFilter):
         return out
 
     def _classify(self, line: str, text: str, stream: Stream) -> Iterable[Line]:
-        if text.startswith(METER_HEAD) or DATA_RE.match(text):
+        if text.startswith(METER_HEAD):
             return ()
         if text.startswith("curl: ("):
             self.failure_seen = True
             return (Line(text, stream),)
+        if self.verbose:
+            out = self._verbose(text, stream)
+            if out is not None:
+                return out
+        if self.include and (STATUS_RE.match(text) or self.in_headers):
+            return self._header(text, stream, "")
+        return self._body(line, text, stream)
+
+    def _verbose(self, text: str, stream: Stream) -> Iterable[Line] | None:
+        """`-v` lines (`* ...`, `> ...`, `< ...`, `{ [5 bytes data]`), or None for the body."""
+        if DATA_RE.match(text):
+            return ()
         if text.startswith(("* ", "*  ")):
             return (Line(text, stream),) if VERBOSE_ERROR_RE.search(text) else ()
         if text.startswith(("> ", ">")) and (text.startswith("> ") or text == ">"):
             return self._request(text, stream)
         if text.startswith("< ") or text == "<":
             return self._header(text[2:], stream, "< ")
-        if STATUS_RE.match(text) or self.in_headers:
-            return self._header(text, stream, "")
-        return self._body(line, text, stream)
+        return None
 
     def _request(self, text: str, stream: Stream) -> Iterable[Line]:
         request_line = re.match(r"^> [A-Z]+ \S+ HTTP/", text)
@@ -106,6 +117,21 @@ class CurlFilter(BaseFilter):
         if not out and not self.printed and self.last_meter:
             out.append(Line(f"curl: transfer {self.last_meter}", Stream.STDERR))
         return out
+
+
+def _modes(args: list[str] | tuple[str, ...]) -> tuple[bool, bool]:
+    """(verbose, headers on stdout): only then do `* `/`> `/`< ` and status lines belong to curl;
+    otherwise they are the body's own (a Markdown list, a quote)."""
+    verbose = include = False
+    for i, arg in enumerate(args):
+        if arg in ("-v", "--verbose") or arg.startswith("--trace"):
+            verbose = True
+        elif arg in ("-i", "--include", "-I", "--head") or arg in ("-D", "--dump-header") and args[i + 1:i + 2] == ["-"]:
+            include = True
+        elif arg.startswith("-") and not arg.startswith("--"):
+            verbose |= "v" in arg[1:]
+            include |= "i" in arg[1:] or "I" in arg[1:]
+    return verbose, include
 
 
 def create_curl(ctx: FilterContext) -> BaseFilter:
