@@ -33,7 +33,7 @@ SGR_RE = re.compile(r"\x1b\[[0-9;:]*m")
 # Close to the pre-tokenizer of BPE encodings (cl100k): a word with its leading space, up to
 # three digits, a run of punctuation, a run of spaces; each piece is at least one token.
 TOKEN_PIECE_RE = re.compile(r" ?[^\W\d_]+| ?\d{1,3}| ?[^\w\s]+|\s+")
-TAIL_ALLOWANCE = 160  # bytes for the tail's header and the recall hint when the tail is cut to size
+TAIL_HEADER_BYTES = 80  # room for the raw tail's header line when the tail is cut to size
 
 
 class Writer:
@@ -280,7 +280,8 @@ class OutputPipeline:
         recent = [text for text in (strip_ansi(t).rstrip() for t in self._tail) if text]
         tail = [text for text in recent if text not in shown]
         if not self._holding:  # printed already: the tail may only use what the filter saved
-            tail = _fit(tail, self.raw_bytes - self.writer.printed_bytes - TAIL_ALLOWANCE)
+            hint = len(recall_hint(self._spool.recall_id)) + 1 if self._spool is not None else 0
+            tail = _fit(tail, self.raw_bytes - self.writer.printed_bytes - TAIL_HEADER_BYTES - hint)
         if not tail:
             return []  # the end of the output is on the screen already, or there is no room
         header = f"[rtk: exit code {exit_code}; last {len(tail)} lines of raw output"

@@ -106,3 +106,82 @@ def test_passthrough_writes_bytes_untouched(capfdbinary: pytest.CaptureFixture[b
     outcome = pipeline.finish(0)
     assert capfdbinary.readouterr().out == b"\x1b[31mred\x1b[0m\r\n\xff"
     assert outcome.raw_bytes == outcome.printed_bytes == 15
+
+
+class Verbose(KeepMatching):
+    """Keeps every line and adds a long summary: filtering makes short output larger."""
+
+    def finish(self, exit_code: int) -> Iterable[Line]:
+        return [Line("summary: " + "many words of commentary " * 5, Stream.STDOUT)]
+
+
+def test_short_output_prints_raw_when_the_filtered_form_has_more_tokens(capfd: pytest.CaptureFixture[str]) -> None:
+    raw = b"".join(b"KEEP %d\n" % i for i in range(5))
+    run(Verbose(), [(raw, Stream.STDOUT)])
+    assert capfd.readouterr().out == raw.decode()
+
+
+def test_estimated_tokens_prefer_raw_when_bytes_shrink_but_tokens_grow() -> None:
+    from rtk.run.pipeline import _clearly_smaller, estimate_tokens
+
+    raw = [Line("src/a.ts(102,25): error TS2802: bad", Stream.STDOUT)]
+    denser = [Line("src/a.ts L102:25 TS2802 bad!!", Stream.STDOUT)]
+    assert estimate_tokens(raw) > 1 and not _clearly_smaller(raw, raw)
+    assert _clearly_smaller(raw[:0], raw)
+    assert _clearly_smaller(denser, raw) == (estimate_tokens(denser) <= estimate_tokens(raw))
+
+
+def test_the_raw_tail_repeats_nothing_already_printed(capfd: pytest.CaptureFixture[str]) -> None:
+    """`rtk pytest --help` with a broken conftest: the filter printed nearly everything, then the
+    command failed; the tail must not print the same lines again."""
+    errors = b"".join(b"ImportError while loading conftest module number %d\n" % i for i in range(6))
+    noise = b"".join(b"collecting ... %d\n" % i for i in range(20))  # dropped early: room for the tail
+    raw = noise + b"".join(b"help line %d KEEP\n" % i for i in range(80)) + errors
+    run(KeepMatching(), [(raw, Stream.STDOUT)], exit_code=4)
+    out = capfd.readouterr().out
+    assert out.count("help line 79 KEEP") == 1
+    assert "last 6 lines of raw output (34 already shown or cut)" in out
+    assert errors.decode() in out
+    assert len(out.encode()) <= len(raw)
+
+
+def test_the_raw_tail_never_grows_the_output_past_raw(capfd: pytest.CaptureFixture[str]) -> None:
+    raw = b"".join(b"KEEP %d " % i + b"x" * 60 + b"\n" for i in range(60)) + b"drop tiny\n" * 2
+    run(KeepMatching(), [(raw, Stream.STDOUT)], exit_code=1)
+    out = capfd.readouterr().out
+    assert len(out.encode()) <= len(raw)
+
+
+def test_invalid_utf8_gets_one_marker_naming_the_recall_id(capfdbinary: pytest.CaptureFixture[bytes],
+                                                          hermetic_rtk) -> None:
+    from rtk import paths
+
+    raw = b"caf\xe9 KEEP\n" + b"ok KEEP\n" * 3 + b"\xff\xfe KEEP\n"
+    spool = RawSpool(paths.private_dir(paths.recall_dir()), 1 << 20)
+    run(KeepMatching(), [(raw[:4], Stream.STDOUT), (raw[4:], Stream.STDOUT)], spool=spool)
+    out = capfdbinary.readouterr().out
+    markers = re.findall(rb"\[rtk: invalid UTF-8 in the output is shown as U\+FFFD; exact bytes: rtk recall "
+                         rb"([0-9a-f]+)\]\n", out)
+    assert len(markers) == 1 and out.count(b"[rtk:") == 1
+    assert "caf\ufffd KEEP".encode() in out
+    assert recall.read(recall.resolve(markers[0].decode())) == raw
+
+
+def test_valid_utf8_split_across_chunks_needs_no_marker(capfd: pytest.CaptureFixture[str]) -> None:
+    raw = "naïve café — ok KEEP\n".encode()
+    run(KeepMatching(), [(raw[:3], Stream.STDOUT), (raw[3:9], Stream.STDOUT), (raw[9:], Stream.STDOUT)])
+    assert capfd.readouterr().out == raw.decode()
+
+
+def test_passthrough_keeps_invalid_bytes_and_adds_no_marker(capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    pipeline = PassthroughPipeline(Writer())
+    pipeline.feed(b"\xff\xfe\n", Stream.STDOUT)
+    pipeline.finish(0)
+    assert capfdbinary.readouterr().out == b"\xff\xfe\n"
+
+
+def test_an_output_without_a_final_newline_ends_without_one(capfd: pytest.CaptureFixture[str]) -> None:
+    run(KeepMatching(), [(b"no newline at the end KEEP", Stream.STDOUT)])
+    assert capfd.readouterr().out == "no newline at the end KEEP"
+    run(KeepMatching(), [(lines_of(60, keep_every=1) + b"last KEEP", Stream.STDOUT)])
+    assert capfd.readouterr().out.endswith("line 59 KEEP\nlast KEEP\nsummary\n")
