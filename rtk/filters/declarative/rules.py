@@ -23,6 +23,9 @@ from .schema import (
 )
 
 
+MAX_HELD = 10_000  # the most lines one window, run or group may hold back, whatever the file says
+
+
 @dataclass(frozen=True)
 class OutputRule:
     pattern: re.Pattern[str]
@@ -104,16 +107,20 @@ def _compile(table: dict[str, Any], where: str) -> Rules:
                               f"{where}.keep_lines_matching"),
         truncate_at=_positive(get("truncate_lines_at"), f"{where}.truncate_lines_at"),
         head=get("head_lines"),  # type: ignore[arg-type]
-        tail=get("tail_lines"),  # type: ignore[arg-type]
+        tail=_capped(get("tail_lines")),
         max_lines=get("max_lines"),  # type: ignore[arg-type]
         on_empty=get("on_empty"),  # type: ignore[arg-type]
         collapse=_collapse(get("collapse"), where),
-        collapse_min=int(get("collapse", {}).get("min_count", 2) or 2),  # type: ignore[union-attr]
+        collapse_min=min(int((get("collapse") or {}).get("min_count", 2) or 2), MAX_HELD),
         group=_group(get("group"), where),
         sections=tuple(_section(s, f"{where}.sections[{i}]") for i, s in enumerate(get("sections") or [])),
         counters=counters,
         summary=_summary(get("summary"), counters, where),
     )
+
+
+def _capped(value: int | None) -> int | None:
+    return min(value, MAX_HELD) if value is not None else None
 
 
 def _positive(value: object, where: str) -> int | None:
@@ -166,8 +173,8 @@ def _group(table: object, where: str) -> Group | None:
     pattern = compile_pattern(checked["pattern"], f"{where}.group.pattern")  # type: ignore[arg-type]
     if "key" not in pattern.groupindex:
         raise SpecError(f"{where}.group.pattern: needs a named group (?P<key>...)")
-    return Group(pattern, max(2, int(checked.get("max_items", 20))),  # type: ignore[call-overload]
-                 max(1, int(checked.get("max_groups", 200))),  # type: ignore[call-overload]
+    return Group(pattern, min(max(2, int(checked.get("max_items", 20))), MAX_HELD),  # type: ignore[call-overload]
+                 min(max(1, int(checked.get("max_groups", 200))), MAX_HELD),  # type: ignore[call-overload]
                  int(checked.get("repeat_key_every", 50)))  # type: ignore[call-overload]
 
 

@@ -125,6 +125,7 @@ class Grouper:
     """
 
     HOLD_CAP = 2000
+    BUDGET = 32 << 20  # characters held over all groups; past it lines pass through ungrouped
 
     def __init__(self, group: Group) -> None:
         self.spec = group
@@ -132,6 +133,7 @@ class Grouper:
         self.tail_items = group.max_items // 2
         self.buckets: dict[str, _Bucket] = {}
         self.after: list[str] = []
+        self.held = 0
         self.elided = False
 
     def feed(self, line: str) -> list[str]:
@@ -140,12 +142,13 @@ class Grouper:
             return self._ungrouped(line)
         key = found.group("key")
         bucket = self.buckets.get(key)
+        if self.held >= self.BUDGET or bucket is None and len(self.buckets) >= self.spec.max_groups:
+            return self._ungrouped(line)
         if bucket is None:
-            if len(self.buckets) >= self.spec.max_groups:
-                return self._ungrouped(line)
             bucket = self.buckets[key] = _Bucket(self.tail_items)
         item = found.group("item") if "item" in self.spec.pattern.groupindex else line
         bucket.count += 1
+        self.held += len(line) + 16
         if len(bucket.head) < self.head_items:
             bucket.head.append(item or "")
         else:
