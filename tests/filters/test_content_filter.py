@@ -50,6 +50,12 @@ def test_tail_from_a_line_and_cat_s() -> None:
     assert "cat -s big.log | sed -n '11,95p'" in out[10]
 
 
+def test_a_cut_line_says_how_to_print_it_whole() -> None:
+    filt, out = run(["cat", "bundle.min.js"], ["x" * 300_000], {})
+    assert out == [f"1\t{'x' * 2000} [+298,000 chars; the whole line: sed -n '1,1p' bundle.min.js]"]
+    assert filt.elided
+
+
 def test_cat_n_is_not_numbered_twice() -> None:
     _, out = run(["cat", "-n", "x"], [f"{i:6}\tl" for i in range(1, 101)])
     assert out[0] == "     1\tl"

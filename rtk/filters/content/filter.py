@@ -53,11 +53,11 @@ class ContentFilter(BaseFilter):
         return out
 
     def _numbered(self, count: int, text: str) -> str:
+        number = self.origin.start + count - 1
         if len(text) > MAX_SHOWN_LINE:
-            text = f"{text[:MAX_SHOWN_LINE]} [+{len(text) - MAX_SHOWN_LINE:,} chars]"
-        if self.origin.numbered:
-            return text
-        return f"{self.origin.start + count - 1}\t{text}"
+            rest = self.origin.command_for(number, number)
+            text = f"{text[:MAX_SHOWN_LINE]} [+{len(text) - MAX_SHOWN_LINE:,} chars; the whole line: {rest}]"
+        return text if self.origin.numbered else f"{number}\t{text}"
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         if self.held is not None:
