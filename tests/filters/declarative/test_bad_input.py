@@ -63,3 +63,20 @@ def test_the_nested_quantifier_guard_spares_ordinary_patterns() -> None:
 def test_an_inline_test_for_an_unknown_filter_is_reported() -> None:
     found = load(HEAD + '[[tests.other]]\ninput = "a"\nexpected = "a"\n')
     assert found.orphans == ["test.toml: [[tests.other]] names no filter"]
+
+
+def test_memory_stays_bounded_whatever_the_file_asks() -> None:
+    spec = one('tail_lines = 1000000000\ncollapse = { min_count = 1000000000 }\n'
+               'group = { pattern = "^(?P<key>k)", max_items = 1000000000, max_groups = 1000000000 }\n')
+    rules = spec.rules
+    assert rules.tail == rules.collapse_min == rules.group.max_items == rules.group.max_groups == 10_000  # type: ignore[union-attr]
+
+
+def test_grouped_lines_past_the_budget_pass_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rtk.filters.declarative.stages import Grouper
+
+    monkeypatch.setattr(Grouper, "BUDGET", 100)
+    spec = one('group = { pattern = "^(?P<key>[a-z]+):(?P<item>.*)$", max_items = 1000 }\n')
+    out, _ = run(spec, [f"a:{i} {'x' * 20}" for i in range(10)])
+    assert sum(line.startswith("a:") for line in out) >= 7  # held ones grouped, the rest as they came
+    assert len([line for line in out if "xxx" in line]) == 10
