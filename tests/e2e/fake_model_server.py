@@ -1,6 +1,7 @@
 """A fake model on 127.0.0.1 for driving real agent hosts (tests/e2e/test_hosts_e2e.py): every
 conversation asks to run one shell command, then ends once the tool's result came back. Speaks the
-Anthropic Messages API (streaming and not) and records every request body for the test."""
+Anthropic Messages API (streaming and not) and Gemini's generateContent (plain and SSE), and
+records every request body for the test."""
 from __future__ import annotations
 
 import json
@@ -38,6 +39,11 @@ class FakeModel:
                         found.append(block)
         return found
 
+    def function_responses(self) -> list[dict[str, Any]]:
+        """Gemini's functionResponse parts the host sent back."""
+        return [part["functionResponse"] for body in self.requests for content in body.get("contents", [])
+                for part in content.get("parts", []) if isinstance(part, dict) and "functionResponse" in part]
+
     def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """The content blocks to answer with."""
         tools = {tool.get("name") for tool in body.get("tools", []) if isinstance(tool, dict)}
@@ -70,6 +76,13 @@ class FakeModel:
                     body = json.loads(self.rfile.read(length) or b"{}")
                 except ValueError:
                     body = {}
+                if ":countTokens" in self.path:
+                    self._json({"totalTokens": 10})
+                    return
+                if ":generateContent" in self.path or ":streamGenerateContent" in self.path:
+                    model.requests.append(body)
+                    self._gemini(gemini_reply(model, body))
+                    return
                 if "count_tokens" in self.path:
                     self._json({"input_tokens": 10})
                     return
@@ -90,6 +103,16 @@ class FakeModel:
                 self.send_header("content-length", str(len(raw)))
                 self.end_headers()
                 self.wfile.write(raw)
+
+            def _gemini(self, answer: dict[str, Any]) -> None:
+                if "alt=sse" not in self.path:
+                    self._json(answer)
+                    return
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.end_headers()
+                self.wfile.write(f"data: {json.dumps(answer)}\n\n".encode())
+                self.wfile.flush()
 
             def _stream(self, blocks: list[dict[str, Any]], name: str) -> None:
                 self.send_response(200)
@@ -130,3 +153,19 @@ def _events(blocks: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
                 "usage": {"output_tokens": 5}},
                {"type": "message_stop"}]
     return events
+
+
+def gemini_reply(model: FakeModel, body: dict[str, Any]) -> dict[str, Any]:
+    """A functionCall to run_shell_command when the host offers it and has not answered yet."""
+    names = {d.get("name") for tool in body.get("tools", []) if isinstance(tool, dict)
+             for d in tool.get("functionDeclarations", []) if isinstance(d, dict)}
+    contents = body.get("contents", [])
+    last = contents[-1].get("parts", []) if contents else []
+    answered = any(isinstance(part, dict) and "functionResponse" in part for part in last)
+    if "run_shell_command" in names and not answered:
+        parts: list[dict[str, Any]] = [{"functionCall": {"name": "run_shell_command",
+                                                         "args": {"command": model.command}}}]
+    else:
+        parts = [{"text": "done"}]
+    return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}

@@ -3,10 +3,10 @@ that asks to run one shell command. Per permission mode and command: the rewrite
 nothing the mode forbids ran, and nothing was denied that the raw command (no hook) would have run.
 
 The hosts come from npm; CI installs them with
-    npm install --prefix "$RTK_HOSTS_PREFIX" @anthropic-ai/claude-code
-(default prefix /tmp/rtk-hosts). Without them the tests skip, saying so. Claude Code runs headless
-(`-p`): a command it would ask about is denied there ("This command requires approval"), which is
-exactly the outcome to compare.
+    npm install --prefix "$RTK_HOSTS_PREFIX" @anthropic-ai/claude-code @google/gemini-cli
+(default prefix /tmp/rtk-hosts). Without them the tests skip, saying so. The hosts run headless
+(`-p`): a command they would ask about is denied there ("This command requires approval"), which
+is exactly the outcome to compare.
 """
 from __future__ import annotations
 
@@ -24,11 +24,11 @@ from tests.e2e.fake_model_server import FakeModel
 
 PREFIX = Path(os.environ.get("RTK_HOSTS_PREFIX", "/tmp/rtk-hosts"))
 CLAUDE = PREFIX / "node_modules" / ".bin" / "claude"
-INSTALL = f"npm install --prefix {PREFIX} @anthropic-ai/claude-code"
-pytestmark = [
-    pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"),
-    pytest.mark.skipif(not CLAUDE.exists(), reason=f"Claude Code is not installed: {INSTALL}"),
-]
+GEMINI = PREFIX / "node_modules" / ".bin" / "gemini"
+INSTALL = f"npm install --prefix {PREFIX} @anthropic-ai/claude-code @google/gemini-cli"
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+needs_claude = pytest.mark.skipif(not CLAUDE.exists(), reason=f"Claude Code is not installed: {INSTALL}")
+needs_gemini = pytest.mark.skipif(not GEMINI.exists(), reason=f"Gemini CLI is not installed: {INSTALL}")
 DENIALS = ("requires approval", "has been denied")  # a prompt nobody answers (-p), dontAsk's refusal
 
 
@@ -91,6 +91,7 @@ def drive(tmp_path: Path, name: str, command: str, mode: str, hook: bool,
 MODES = ["default", "acceptEdits", "plan", "dontAsk"]
 
 
+@needs_claude
 @pytest.mark.parametrize("mode", MODES)
 def test_read_only_command_is_rewritten_and_runs_without_asking(tmp_path: Path, mode: str) -> None:
     raw = drive(tmp_path, "raw", "git status", mode, hook=False)
@@ -100,6 +101,7 @@ def test_read_only_command_is_rewritten_and_runs_without_asking(tmp_path: Path, 
     assert hooked.audit == [["rewrite", "git status", "rtk git status"]]
 
 
+@needs_claude
 @pytest.mark.parametrize("mode", MODES)
 def test_a_command_the_mode_asks_about_is_rewritten_and_still_asked(tmp_path: Path, mode: str) -> None:
     probe = "git commit --allow-empty -m probe"
@@ -110,6 +112,7 @@ def test_a_command_the_mode_asks_about_is_rewritten_and_still_asked(tmp_path: Pa
     assert hooked.audit == [["ask", probe, f"rtk {probe}"]]
 
 
+@needs_claude
 def test_an_allow_rule_carries_over_to_the_rtk_form(tmp_path: Path) -> None:
     probe = "git commit --allow-empty -m probe"
     rules = {"permissions": {"allow": ["Bash(git commit:*)"]}}
@@ -120,6 +123,7 @@ def test_an_allow_rule_carries_over_to_the_rtk_form(tmp_path: Path) -> None:
     assert hooked.audit == [["rewrite", probe, f"rtk {probe}"]]
 
 
+@needs_claude
 def test_a_requoted_denied_command_is_left_to_the_host(tmp_path: Path) -> None:
     """allow git:*, deny git commit:*: `git "commit"` is the same argv; the hook must not rewrite
     it (Claude would not recognise `rtk git commit` as denied)."""
@@ -128,3 +132,59 @@ def test_a_requoted_denied_command_is_left_to_the_host(tmp_path: Path) -> None:
     hooked = drive(tmp_path, "hooked", probe, "default", hook=True, settings=rules)
     assert hooked.audit == [["skip:deny_rule", probe, ""]]
     assert hooked.commits == drive(tmp_path, "raw", probe, "default", hook=False, settings=rules).commits
+
+
+def gemini(tmp_path: Path, name: str, command: str, mode: str, hook: bool, allowed: list[str],
+           allowed_after_init: bool = False) -> tuple[list[dict[str, Any]], list[list[str]]]:
+    """One headless Gemini CLI session: the function responses it sent back, the hook's audit."""
+    root, env = project(tmp_path, name)
+    settings_path = root / "home" / ".gemini" / "settings.json"
+    settings_path.parent.mkdir(parents=True)
+    settings: dict[str, Any] = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
+    if allowed and not allowed_after_init:
+        settings["tools"] = {"allowed": allowed}
+    settings_path.write_text(json.dumps(settings))
+    if hook:
+        subprocess.run([*rtk_executable(), "init", "-g", "--agent", "gemini"], env=env, check=True,
+                       capture_output=True)
+    if allowed and allowed_after_init:
+        doc = json.loads(settings_path.read_text())
+        settings_path.write_text(json.dumps({**doc, "tools": {"allowed": allowed}}))
+    env.update(GEMINI_API_KEY="e2e", GEMINI_CLI_TRUST_WORKSPACE="true")
+    with FakeModel(command) as model:
+        env["GOOGLE_GEMINI_BASE_URL"] = model.url
+        proc = subprocess.run([str(GEMINI), "-p", "run the command", "--approval-mode", mode, "--output-format",
+                               "json", "--model", "gemini-2.5-flash"], cwd=root / "work", env=env,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        responses = model.function_responses()
+    audit_log = root / "audit" / "hook-audit.log"
+    audit = [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
+    return responses, audit
+
+
+def _output(responses: list[dict[str, Any]]) -> str:
+    return " ".join(str(r.get("response")) for r in responses)
+
+
+@needs_gemini
+@pytest.mark.parametrize(("mode", "allowed"), [("yolo", []), ("default", ["run_shell_command(git status)"])])
+def test_gemini_runs_the_rewrite_where_it_runs_the_raw_command(tmp_path: Path, mode: str,
+                                                               allowed: list[str]) -> None:
+    """yolo: everything runs. default with an allow rule: `rtk init` added its rtk-form twin, so the
+    rewrite is allowed too."""
+    raw, _ = gemini(tmp_path, "raw", "git status", mode, False, allowed)
+    hooked, audit = gemini(tmp_path, "hooked", "git status", mode, True, allowed)
+    assert "On branch" in _output(raw)
+    assert "modified by a hook" in _output(hooked) and "On branch" not in _output(hooked)
+    assert audit == [["ask", "git status", "rtk git status"]]
+
+
+@needs_gemini
+def test_gemini_allow_rule_without_twin_keeps_the_raw_command(tmp_path: Path) -> None:
+    """An allow rule for `git status` added after `rtk init`: the rtk form is not covered and Gemini
+    would deny it, so the hook gives no opinion and the allowed command runs as it is."""
+    allowed = ["run_shell_command(git status)"]
+    hooked, audit = gemini(tmp_path, "hooked", "git status", "default", True, allowed, allowed_after_init=True)
+    assert "On branch" in _output(hooked)
+    assert audit == [["skip:defer", "git status", ""]]
