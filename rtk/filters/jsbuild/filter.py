@@ -25,7 +25,7 @@ _NOISE_PATTERNS = (
     r"^(?:ESM|CJS|IIFE|DTS|UMD) Build start$", r"^DTS ⚡️ Build success", r"^ℹ ",
     r"^\s*Creating an optimized production build", r"^✓ Running next\.config",
     r"^\s*Running TypeScript", r"^\s*Finished TypeScript", r"^\s*Collecting page data",
-    r"^\s*Generating static pages", r"^\s*Finalizing page optimization", r"^\s*Collecting build traces",
+    r"^\s*(?:✓ )?Generating static pages", r"^info  - Need to disable some ESLint rules", r"^\s*Finalizing page optimization", r"^\s*Collecting build traces",
     r"^\s*Linting and checking validity of types", r"^✓ (?:Linting|Checking validity|Collecting)",
     r"^(?:orphan|cacheable|runtime) modules ", r"^\s+modules (?:by|with) ", r"^\s+\+ \d+ modules",
     r"^\s*\S+ [\d.]+ (?:KiB|MiB|bytes) \[(?:built|cached|orphan)\]", r"^\s*\S.* \[built\] \[code generated\]",
@@ -77,9 +77,12 @@ class JsBuildFilter(BaseFilter):
         return (Line(text, stream),)
 
     def finish(self, exit_code: int) -> Iterable[Line]:
-        line, cut = self._sizes.report()
-        self.elided = self.elided or cut
-        return (Line(line),) if line else _NOTHING
+        out = []
+        for line, cut in (self._sizes.route_report(), self._sizes.report()):
+            self.elided = self.elided or cut
+            if line:
+                out.append(Line(line))
+        return out
 
     def progress(self) -> Mapping[str, int]:
         return {"files": len(self._sizes.entries)}

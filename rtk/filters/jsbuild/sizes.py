@@ -19,7 +19,12 @@ ROWS = (
     re.compile(r"^asset (?P<file>\S+) " + SIZE + r" .*$"),
     re.compile(r"^\s+(?P<file>\S+) \(total size: " + SIZE + r"(?:, chunk size: [^,)]+)?(?:, exports: .*)?\)\s*$"),
 )
+# next build: `┌ ○ /about   5.65 kB   108 kB` (route, page size, first load JS)
+NEXT_ROUTE = re.compile(r"^[┌├└│]\s+[○●ƒλ◐]\s+(?P<route>/\S*)\s+(?P<size>[\d.]+ ?[kKMG]?B)\s+(?P<first>[\d.]+ ?[kKMG]?B)\s*$")
+NEXT_TABLE_NOISE = re.compile(r"^Route \((?:app|pages)\)\s+Size\s+First Load JS|^\s+[├└]\s+(?:chunks/\S+|other shared "
+                              r"chunks \(total\)|css/\S+)\s+[\d.]+ ?[kKM]?B\s*$")
 UNBUILD_CHUNK = re.compile(r"^\s+└─ (?P<file>\S+) \(" + SIZE + r"\)\s*$")
+SIZE_TEXT = re.compile(r"([\d.,]+) ?([kKMG]?i?B|bytes)")
 TOP = 3
 
 
@@ -36,9 +41,16 @@ class SizeTable:
         self.entries: list[Entry] = []
         self.unit = ""
         self.own_total = False  # the tool printed its own total (unbuild's `Σ Total dist size`)
+        self.routes: list[Entry] = []  # next build's routes: first load JS, page size in `gzip`
 
     def feed(self, text: str) -> bool:
         """Whether `text` is a size row (consumed)."""
+        if (route := NEXT_ROUTE.match(text)) is not None:
+            first = route["first"]
+            self.routes.append(Entry(route["route"], first, _bytes(first), route["size"]))
+            return True
+        if NEXT_TABLE_NOISE.match(text):
+            return True
         if UNBUILD_CHUNK.match(text):
             return True  # a shared chunk, already counted in its entry's total size
         for pattern in ROWS:
@@ -56,6 +68,16 @@ class SizeTable:
         self.entries.append(Entry(match["file"], f"{match['size']} {unit}",
                                   amount * UNITS.get(unit.lower(), 1), gzip or ""))
 
+    def route_report(self) -> tuple[str, bool]:
+        """next build's route table in one line: the routes with the largest first load JS."""
+        if not self.routes:
+            return "", False
+        largest = sorted(self.routes, key=lambda e: -e.bytes)[:TOP + 2]
+        shown = ", ".join(f"{e.file} {e.size} (page {e.gzip})" for e in largest)
+        rest = len(self.routes) - len(largest)
+        more = f" (+{rest} smaller)" if rest > 0 else ""
+        return f"routes: {len(self.routes):,}; largest first load JS: {shown}{more}", rest > 0
+
     def report(self) -> tuple[str, bool]:
         """One line: count, total and the largest entries; and whether entries were left out."""
         if not self.entries:
@@ -68,6 +90,11 @@ class SizeTable:
         summed = "" if self.own_total else f", {_human(total, self.unit)} total"
         line = f"output: {len(self.entries):,} files{summed}; {label}: {shown}"
         return line, cut
+
+
+def _bytes(size: str) -> float:
+    match = SIZE_TEXT.match(size.strip())
+    return float(match[1].replace(",", "")) * UNITS.get(match[2].lower(), 1) if match else 0.0
 
 
 def _entry(entry: Entry, gzip: bool) -> str:
