@@ -2,7 +2,8 @@
 
 Keeps each `error`/`warning` as `L<line>[:<col>] [code] message` under one line per file, the
 message joined back when `pretty = true` wrapped it, each `note:` under the error it belongs to
-(a note repeated word for word across the run is printed once), configuration and usage errors,
+(a note repeated word for word across the run is printed once), `--show-error-context` lines in
+their file's group, configuration and usage errors,
 mypy's own summary line (`Found N errors in M files (checked K source files)`, `Success: ...`)
 and one count by error code. Drops (recallable): `pretty`'s source lines and carets. Anything
 else passes through.

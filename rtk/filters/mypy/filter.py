@@ -23,6 +23,10 @@ class MypyFilter(BaseFilter):
         text = raw.strip()
         if (head := ml.HEADER.match(raw)) is not None:
             return self._header(head, stream)
+        if (context := ml.FILE_NOTE.match(raw)) is not None and context["msg"].startswith(ml.CONTEXT):
+            self._joining = False
+            item = ml.Diagnostic(context["path"], 0, None, "context", context["msg"])
+            return [Line(t, stream) for t in self._report.add(item)]
         if ml.SUMMARY.match(raw):
             self._joining = False
             self.failure_seen = self.failure_seen or raw.startswith("Found")

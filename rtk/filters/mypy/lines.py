@@ -11,6 +11,7 @@ CODE = re.compile(r"\s+\[(?P<code>[a-z][a-z0-9-]*(?:, [a-z][a-z0-9-]*)*)\]$")
 SUMMARY = re.compile(r"^(?:Found \d[\d,]* errors? in \d[\d,]* files?|Success: no issues found"
                      r"|Success: )")
 SOURCE = re.compile(r"^ {4}")
+CONTEXT = ("In function ", "In member ", "In class ", "At top level")  # --show-error-context
 
 
 @dataclass

@@ -65,7 +65,7 @@ class Report:
         alone: list[list[Diagnostic]] = []
         order: list[list[Diagnostic]] = []
         for d in items:
-            if d.notes:
+            if d.notes or d.kind == "context":
                 alone.append([d])
                 order.append(alone[-1])
                 continue
@@ -86,6 +86,8 @@ class Report:
         kind = "" if first.kind == "error" else f"{first.kind}: "
         code = f"[{first.code}] " if first.code else ""
         where = " ".join(d.where for d in group)
+        if first.kind == "context":  # `--show-error-context`: `In function "f":` before its errors
+            return [f"  {first.text}"]
         out = [f"  {where} {kind}{code}{first.text}"]
         for note in first.notes:
             if note in self._notes_seen:
