@@ -74,11 +74,11 @@ def test_each_watch_cycle_is_summarised_when_its_found_line_arrives(case: str) -
     released = feed_each(filt, lines)
     summaries = [(i, t) for i, chunk in enumerate(released) for t in chunk if t.startswith("tsc: ")]
     assert [t for _, t in summaries] == [
-        "tsc: no errors; watching for file changes",
-        "tsc: 2 errors in 2 files (TS2345 x1, TS2551 x1); watching for file changes",
-        "tsc: 4 errors in 3 files (TS2322 x1, TS2356 x1, TS2345 x1, TS2551 x1); watching for file changes",
-        "tsc: 2 errors in 1 file (TS2322 x1, TS2356 x1); watching for file changes",
-        "tsc: no errors; watching for file changes",
+        "tsc: no errors; Found 0 errors. Watching for file changes.",
+        "tsc: 2 errors in 2 files (TS2345 x1, TS2551 x1); Found 2 errors. Watching for file changes.",
+        "tsc: 4 errors in 3 files (TS2322 x1, TS2356 x1, TS2345 x1, TS2551 x1); Found 4 errors. Watching for file changes.",
+        "tsc: 2 errors in 1 file (TS2322 x1, TS2356 x1); Found 2 errors. Watching for file changes.",
+        "tsc: no errors; Found 0 errors. Watching for file changes.",
     ]
     for index, _ in summaries:
         assert "Watching for file changes." in strip_ansi(lines[index])
@@ -97,7 +97,7 @@ def test_ts7_watch_cycles_end_at_the_timestamped_line_not_at_the_found_table() -
         "tsc: 5 errors in 4 files", "tsc: 3 errors in 2 files", "tsc: 3 errors in 2 files", "tsc: 1 error in 1 file",
     ]
     for index, text in summaries:
-        assert text.endswith("; watching for file changes")
+        assert text.endswith(" Watching for file changes.")  # tsc's own closing words
         assert strip_ansi(lines[index]).startswith("[") and "Watching for file changes." in lines[index]
     out = [t for chunk in released for t in chunk]
     assert not any(t.startswith(("Found ", "Errors  Files")) or t.endswith(".ts:304") for t in out)
@@ -107,7 +107,7 @@ def test_ts7_watch_cycles_end_at_the_timestamped_line_not_at_the_found_table() -
 def test_zero_padded_ts7_timestamps_are_watch_status_lines() -> None:
     _, out = run(raw_lines("ts7_watch_plain"), 130, ("npx", "tsc", "--watch"))
     assert not any("AM" in t or "Starting" in t or "File change" in t for t in out)
-    assert out.count("tsc: 1 error in 1 file (TS2345 x1); watching for file changes") == 2
+    assert out.count("tsc: 1 error in 1 file (TS2345 x1); Found 1 error. Watching for file changes.") == 2
 
 
 def test_a_new_watch_cycle_names_its_files_again() -> None:

@@ -154,7 +154,8 @@ class TscFilter(BaseFilter):
         if (count := tl.summary_count(message)) is not None:
             self._watching = "Watching" in message or self._watching
             self._report.reported = count
-            tail = "; watching for file changes" if "Watching" in message else ""
+            # tsc's own closing words, verbatim but for the clock: `Found 2 errors. Watching for file changes.`
+            tail = f"; {message.strip()}" if "Watching" in message else ""
             return self._end_cycle(tail, stream)
         if tl.is_cycle_start(message):
             self._watching = True
