@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 
 NOISE = re.compile(r"^\s*(?:Collecting |Downloading |Downloaded |Using cached |Obtaining |"
-                   r"Looking in (?:indexes|links)|Preparing metadata|Getting requirements|"
+                   r"Looking in (?:indexes|links)|Preparing (?:editable )?metadata|Getting requirements|"
+                   r"Checking if build backend|Building editable for|"
                    r"Installing build dependencies|Building wheels? for|Created wheel for|"
                    r"Stored in directory|Installing collected packages|Attempting uninstall|"
                    r"Found existing installation|Uninstalling |Building |Built |Prepared |"
