@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     Decide = Callable[..., Decision]
 
 MAX_INPUT = 1024 * 1024
+LOGIN_SHELL_HOSTS = frozenset({"codex"})  # they run commands with `bash -lc`: PATH is the profile's
 MAX_COMMAND = 4 * 1024  # longer commands are left to the host (answer within 100 ms)
 BOM = b"\xef\xbb\xbf"
 USAGE = "usage: rtk hook claude|cursor|gemini|codex|copilot < payload.json; rtk hook check COMMAND"
@@ -103,7 +104,8 @@ def respond(host: Host, payload: Any, decide: Decide | None = None) -> Outcome:
         return Outcome(host.no_opinion)
     if len(call.command) > MAX_COMMAND:  # the lexer would not answer within 100 ms
         return Outcome(host.no_opinion, ("skip:defer", call.command, ""))
-    decision = (decide or _engine())(call.command, host.name, cwd=call.cwd, program=program.name())
+    rtk = program.name(login_shell=host.name in LOGIN_SHELL_HOSTS)
+    decision = (decide or _engine())(call.command, host.name, cwd=call.cwd, program=rtk)
     action = audit_action(decision.code, call.command, decision.command)
     if action not in ("rewrite", "ask"):
         return Outcome(host.no_opinion, (action, call.command, ""))

@@ -2,8 +2,10 @@
 absolute path (or `PYTHON -m rtk`), so the rewritten command runs this rtk and not another (the
 Rust rtk, an old install) or nothing at all.
 
-The hook runs in the agent's environment, so its PATH is the one the rewritten command will see.
-The lookup is a few `stat` calls (no `shutil`, which imports `fnmatch` and `re`).
+The hook runs in the agent's environment, so its PATH is usually the one the rewritten command
+will see. Not for Codex: it runs commands in a login shell (`bash -lc`), whose profile may set
+another PATH, so a Codex rewrite always names this rtk by its path. The lookup is a few `stat`
+calls (no `shutil`, which imports `fnmatch` and `re`).
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import os
 import sys
 
 SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+@%:,=")
-_cached: str | None = None
+_cached: dict[bool, str] = {}
 
 
 def which(name: str, path: str | None = None) -> str | None:
@@ -39,12 +41,13 @@ def quote(word: str) -> str:
     return "'" + word.replace("'", "'\\''") + "'"
 
 
-def name() -> str:
-    """The word(s) a rewrite puts before the command (cached for the process)."""
-    global _cached
-    if _cached is None:
-        _cached = resolve(which("rtk"), own_script())
-    return _cached
+def name(login_shell: bool = False) -> str:
+    """The word(s) a rewrite puts before the command (cached for the process); `login_shell`:
+    the command runs where PATH is not the hook's own."""
+    if login_shell not in _cached:
+        mine = own_script()
+        _cached[login_shell] = quote(mine) if login_shell and mine else resolve(which("rtk"), mine)
+    return _cached[login_shell]
 
 
 def resolve(on_path: str | None, mine: str | None) -> str:
@@ -63,5 +66,4 @@ def _same(a: str, b: str) -> bool:
 
 
 def reset() -> None:
-    global _cached
-    _cached = None
+    _cached.clear()

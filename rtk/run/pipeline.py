@@ -372,5 +372,6 @@ def _open_spool(cfg: config.Config) -> recall.RawSpool | None:
         return recall.RawSpool(paths.recall_dir(), int(cfg.get("recall", "max_bytes_per_entry")),
                                int(cfg.get("recall", "max_entries")), int(cfg.get("recall", "retention_days")))
     except OSError as exc:
-        print(f"rtk: recall store unavailable ({exc}); output is not kept", file=sys.stderr)
+        if exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):  # a read-only sandbox: say nothing
+            print(f"rtk: recall store unavailable ({exc}); output is not kept", file=sys.stderr)
         return None
