@@ -2,8 +2,8 @@
 
 Kept: every failing test as `FAIL file > describe › test` (jest's own title, after the file it
 ran in), its message, Expected/Received lines and diff, the first frames in the user's code;
-`Test suite failed to run` with its error; console blocks (`console.log` and what it printed,
-capped); coverage threshold verdicts (`Jest: Coverage for lines ...`); one summary line
+`Test suite failed to run` with its error; console blocks of failing files (`console.log` and
+what it printed, capped; a passing file's are counted); coverage threshold verdicts (`Jest: Coverage for lines ...`); one summary line
 `jest: Tests 12 failed, 73 passed, 85 total · Suites 4 failed, 1 passed, 5 total · 3.991 s`;
 the coverage table reduced to totals and the files under the thresholds (see node/coverage.py).
 Dropped (noise): `PASS file` lines, the verbose per-test listing (`✓ name (3 ms)`), code frames,
@@ -38,6 +38,8 @@ class JestFilter(BaseFilter):
     def __init__(self, ctx: FilterContext | None = None) -> None:
         super().__init__(ctx)
         self._file = ""
+        self._passed = False  # the file being reported passed
+        self._console_entries = 0
         self._body: FailureBody | None = None
         self._console = -1  # lines of the current Console block still allowed, -1 outside one
         self._console_body = FailureBody("    ", CONSOLE_ENTRY_MAX, 1)
@@ -73,7 +75,7 @@ class JestFilter(BaseFilter):
 
     def _file_result(self, status: str, file: str) -> Iterable[Line]:
         out = self._end_block()
-        self._file = file
+        self._file, self._passed = file, status == "PASS"
         self._counts["failed" if status == "FAIL" else "passed"] += 1
         return out
 
@@ -82,7 +84,9 @@ class JestFilter(BaseFilter):
         if title.strip() == "Console":
             self._console = CONSOLE_MAX
             self._console_body = FailureBody("    ", CONSOLE_ENTRY_MAX, 1)
-            out.append(Line(f"console output in {self._file}:" if self._file else "console output:", stream))
+            self._console_entries = 0
+            if not self._passed:
+                out.append(Line(f"console output in {self._file}:" if self._file else "console output:", stream))
             return out
         self.failure_seen = True
         self._body = FailureBody()
@@ -92,15 +96,24 @@ class JestFilter(BaseFilter):
 
     def _end_block(self) -> list[Line]:
         body, self._body = self._body, None
-        self._console = -1
+        out = []
+        if self._console >= 0 and self._passed and self._console_entries:
+            out.append(Line(f"console output in {self._file} (passed): {self._console_entries} entries not shown"))
+        self._console, self._console_entries = -1, 0
         closing = body.closing() if body else None
         if closing:
             self.elided = True
-            return [Line(closing)]
-        return []
+            out.append(Line(closing))
+        return out
 
     def _console_line(self, text: str, stream: Stream) -> Iterable[Line]:
-        """`console.log` and what it printed (code frames and foreign frames dropped, capped)."""
+        """`console.log` and what it printed (code frames and foreign frames dropped, capped).
+        A passing file's console output is only counted: nothing failed there."""
+        if self._passed:
+            if CONSOLE_ENTRY.match(text):
+                self._console_entries += 1
+            self.elided = self.elided or bool(text.strip())
+            return _NOTHING
         if CONSOLE_ENTRY.match(text):
             self._console_body = FailureBody("    ", CONSOLE_ENTRY_MAX, 1)
             return self._console_out("  " + text.strip(), stream)
