@@ -29,6 +29,7 @@ class GrepFilter(BaseFilter):
         self.opts = options
         self.paths = options.paths and not options.heading
         self.grouped = options.heading or ctx.limit("grep_grouped", 0) == 1
+        self.heading, self.numbers, self.context = options.heading, options.line_numbers, options.context
         self.max_line = ctx.limit("grep_max_line", 400)
         per_file = ctx.limit("grep_max_per_file", 60)
         self.tail_size = min(ctx.limit("grep_tail_per_file", 15), per_file // 2)
@@ -55,7 +56,7 @@ class GrepFilter(BaseFilter):
             self.failure_seen |= text.startswith(("grep: ", "rg: ", "egrep: ", "fgrep: ")) \
                 and "binary file matches" not in text
             return (Line(line, stream),)
-        if text == "--" or (self.opts.heading and not text):
+        if text == "--" or (self.heading and not text):
             self.expect_header |= not text
             return NOTHING
         if self.expect_header:
@@ -70,12 +71,12 @@ class GrepFilter(BaseFilter):
         return out
 
     def _parse(self, text: str) -> Hit | None:
-        if self.opts.heading:
-            hit = parse(text, "", False, self.opts.line_numbers)
+        if self.heading:
+            hit = parse(text, "", False, self.numbers)
             if hit is not None:
                 hit.path = self.current
             return hit
-        return parse(text, self.current, self.paths, self.opts.line_numbers, self.opts.context)
+        return parse(text, self.current, self.paths, self.numbers, self.context)
 
     def _switch(self, path: str) -> list[Line]:
         """A new file: its name is printed with its second line (a one-line file stays one line)."""

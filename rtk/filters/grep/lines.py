@@ -53,4 +53,7 @@ def _path_only(text: str, current: str, context: bool) -> Hit | None:
 
 
 def is_error(text: str) -> bool:
+    if not text.startswith(("grep: ", "egrep: ", "fgrep: ", "rg: ", "Binary file ")) \
+            and not text.endswith(": binary file matches"):
+        return False
     return ERROR_RE.match(text) is not None
