@@ -68,7 +68,8 @@ class DeclarativeFilter(BaseFilter):
             kept = self.active.feed(line)  # type: ignore[operator]
             if not kept:
                 return ()
-            return (_new(Line, (kept[0], _STDOUT)),) if len(kept) == 1 else [_line((t, _STDOUT)) for t in kept]
+            # what a line lets through goes back to its stream; held and closing lines to stdout
+            return (_new(Line, (kept[0], stream)),) if len(kept) == 1 else [_line((t, stream)) for t in kept]
         self.held.append(line)
         self.held_bytes += len(line) + 1
         if len(self.held) < HOLD_LINES and self.held_bytes < HOLD_BYTES:
