@@ -157,3 +157,12 @@ def test_the_scripts_own_words_reach_the_tools_filter(tmp_path: Path, monkeypatc
     monkeypatch.chdir(tmp_path)
     out = replay(create(FilterContext(("npm", "run", "lint:fix"))), raw_lines("eslint", "pathe_fix"))
     assert out[-1] == "eslint: 4 problems (1 error, 3 warnings) in 2 files remaining after --fix"
+
+
+def test_a_workspaces_run_heads_each_package_and_keeps_each_summary() -> None:
+    out = replay(create(FilterContext(("npm", "test", "--workspaces"))), raw_lines("npm", "mono_test_workspaces"))
+    assert [line for line in out if line.startswith(("[", "jest:"))] == [
+        "[@mono/async@1.0.0]", "jest: Tests 8 passed, 8 total · Suites 1 passed, 1 total · 1.209 s",
+        "[@mono/getting-started@1.0.0]", "jest: Tests 1 failed, 1 total · Suites 1 failed, 1 total · 0.979 s",
+        "[@mono/module-mock@1.0.0]", "jest: Tests 4 passed, 4 total · Suites 3 passed, 3 total · 1.236 s"]
+    assert not any(line.startswith("npm error") for line in out)

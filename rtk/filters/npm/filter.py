@@ -6,7 +6,8 @@ read from package.json (scripts.py) and each tool of the chain is served by its 
 (vitest, jest, mocha, eslint, prettier, biome, tsc, the JS builds, node; anything else: the
 generic filter), switching when the package manager's banner (`> vitest run`, `$ eslint .`) or
 the next tool's first line (` RUN  v4.1.12`, `Checking formatting...`) shows the next command
-started. Dropped (noise): the lifecycle banners (`> pkg@1.0.0 test`), the failure footers the
+started (each banner starts a fresh filter; in a workspaces run a `[@scope/pkg]` line heads each
+package's part). Dropped (noise): the lifecycle banners (`> pkg@1.0.0 test`), the failure footers the
 package manager adds after a failing script (`npm error Lifecycle script ...`, `error Command
 failed with exit code 1.`, ` ELIFECYCLE  Test failed.`), `yarn run v1.22.22`, `Done in 1.2s.`,
 and the install progress pnpm prints when it checks dependencies before a script.
@@ -39,6 +40,9 @@ _FOOTER_PATTERNS = (
     r"^\s*ELIFECYCLE\s", r"^\s*ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL", r"^npm warn Unknown (?:env|project|user) config",
 )
 FOOTER = re.compile("|".join(_FOOTER_PATTERNS))
+WORKSPACE_FLAGS = frozenset({"--workspaces", "--ws", "-ws", "-w", "--workspace", "-r", "--recursive", "--filter",
+                             "-F", "workspaces", "workspace"})
+ADDED_LIST = re.compile(r"^(?:[+-] (?:@[\w.-]+/)?[\w.-]+ \d\S*(?: \(.*\))?|(?:dev|optional|peer)?[dD]ependencies:)$")
 INSTALL_OUTPUT = "install"  # the inner filter for the package manager's own lines
 _NOTHING: tuple[Line, ...] = ()
 
@@ -55,6 +59,9 @@ class ScriptFilter(BaseFilter):
         self._after_banner = False
         self._finished: list[Filter] = []
         self._install_only = install
+        self._workspaces = any(word in WORKSPACE_FLAGS or word.startswith(("--workspace=", "--filter="))
+                               for word in ctx.argv)
+        self._package = ""
         if install or planned:
             self._switch_to(INSTALL_OUTPUT if install else planned[0][0])
 
@@ -68,6 +75,7 @@ class ScriptFilter(BaseFilter):
         self._after_banner = False
         if BANNER_HEAD.match(text):
             self._after_banner = True
+            self._package = text[2:].split(" ", 1)[0]
             return _NOTHING
         if text.startswith("$ ") and BANNER_COMMAND.match(text):
             return self._banner_command(text[2:])
@@ -78,14 +86,19 @@ class ScriptFilter(BaseFilter):
         return out
 
     def _banner_command(self, command: str) -> list[Line]:
-        """The script's command: its first tool's filter serves what follows. A nested script
-        (`pnpm lint && vitest run`) names no tool yet: its own banner will."""
+        """The script's command: its first tool's filter serves what follows (a fresh one: each
+        banner is a new run). A nested script (`pnpm lint && vitest run`) names no tool yet: its
+        own banner will. Across workspaces each package's output is headed by its name."""
         commands = route.commands_for(command)
-        if not commands or commands[0][0] == "npm":
-            return self._switch_to(INSTALL_OUTPUT)
-        name, words = commands[0]
-        self._argv.setdefault(name, words)
-        return self._switch_to(name)
+        name, words = commands[0] if commands and commands[0][0] != "npm" else (INSTALL_OUTPUT, ())
+        if words:
+            self._argv[name] = words
+        out = self._close_inner(1 if self._inner is not None and self._inner.failure_seen else 0)
+        self._inner_name = ""
+        if self._workspaces and self._package and name != INSTALL_OUTPUT:
+            out.append(Line(f"[{self._package}]"))
+        out.extend(self._switch_to(name))
+        return out
 
     def _maybe_switch(self, text: str) -> list[Line]:
         started = route.output_starts(text)
@@ -100,7 +113,10 @@ class ScriptFilter(BaseFilter):
             return []
         out = self._close_inner(0)
         ctx = dataclasses.replace(self.ctx, argv=self._argv[name]) if name in self._argv else self.ctx
-        self._inner = InstallFilter(ctx) if name == INSTALL_OUTPUT else _load(name or "generic", ctx)
+        if name == INSTALL_OUTPUT:
+            self._inner = InstallFilter(ctx, brief=not self._install_only)
+        else:
+            self._inner = _load(name or "generic", ctx)
         self._inner_name = name
         return out
 
@@ -130,14 +146,19 @@ class ScriptFilter(BaseFilter):
 
 
 class InstallFilter(BaseFilter):
-    """The package manager's own output (an install, or what it prints around a script)."""
+    """The package manager's own output (an install, or what it prints around a script). Around a
+    script (`brief`), the list of packages an automatic install added is left out."""
 
-    def __init__(self, ctx: FilterContext) -> None:
+    def __init__(self, ctx: FilterContext, brief: bool = False) -> None:
         super().__init__(ctx)
         self._output = PackageManagerOutput()
+        self._brief = brief
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
-        return self._output.feed(strip_ansi(line).rstrip(), stream)
+        text = strip_ansi(line).rstrip()
+        if self._brief and ADDED_LIST.match(text):
+            return _NOTHING
+        return self._output.feed(text, stream)
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._output.summary()
