@@ -265,7 +265,8 @@ AGENT_COMMANDS = [
     (".venv/bin/pytest -x", "rtk .venv/bin/pytest -x", 3),
     (".venv/bin/python -m pytest tests/", "rtk .venv/bin/python -m pytest tests/", 3),
     ("python3.12 -m pytest", "rtk python3.12 -m pytest", 3),
-    ("python -m pip install x", "", 1),
+    ("python -m pip install x", "rtk python -m pip install x", 3),
+    ("python -m http.server 8000", "", 1),  # pyrun serves python itself but never routes it
     ("cargo +stable clippy -- -D warnings", "rtk cargo +stable clippy -- -D warnings", 3),
     ("cargo +1.75.0 test", "rtk cargo +1.75.0 test", 3),
     ("cargo fmt", "", 1),
