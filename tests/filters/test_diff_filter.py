@@ -57,6 +57,14 @@ def test_a_huge_hunk_is_folded_with_counts() -> None:
     assert filt.elided
 
 
+def test_past_the_line_budget_later_hunks_are_only_counted() -> None:
+    lines = [*HUNK, *(line.replace("x.py", "y.py") for line in HUNK)]
+    filt, out = run("diff -ru a b", lines, limits={"diff_max_lines": 3})
+    assert out[:3] == ["diff: 2 files changed, +2 -2", " b/x.py +1 -1", " b/y.py +1 -1"]
+    assert out[-1] == "... 1 more hunks not shown (the diff's line budget is spent)" and "+FOUR" in out
+    assert filt.elided
+
+
 def test_errors_and_identical_files() -> None:
     filt, out = run("diff -u a/nosuch.py b/x.py", ["diff: a/nosuch.py: No such file or directory"], 2)
     assert out == ["diff: a/nosuch.py: No such file or directory"] and filt.failure_seen

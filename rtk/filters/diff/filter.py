@@ -19,10 +19,11 @@ class DiffFilter(BaseFilter):
         super().__init__(ctx)
         self.max_changed = ctx.limit("diff_max_hunk_lines", 150)
         self.keep_changed = min(ctx.limit("diff_keep_hunk_lines", 100), self.max_changed)
+        self.budget = ctx.limit("diff_max_lines", 4000)  # kept lines in all; later hunks only counted
+        self.kept = 0
         self.files: list[FileDiff] = []
         self.notes: list[str] = []  # `Only in`, binary files, errors: printed with the summary
         self.current: FileDiff | None = None
-        self.body: list[Line] = []  # what we did not understand, in order
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         text = strip_ansi(line)
@@ -39,8 +40,8 @@ class DiffFilter(BaseFilter):
         elif text.startswith("+++ ") and current is not None and current.hunk is None and not current.lines:
             current.new = _path(text)
         elif text.startswith("@@") and current is not None:
-            current.close_hunk(self.max_changed, self.keep_changed)
-            current.hunk = Hunk(text)
+            self.kept += current.close_hunk()
+            current.hunk = Hunk(text, self.max_changed, self.keep_changed, keep=self.kept < self.budget)
         elif current is not None and current.hunk is not None and text[:1] in ("+", "-", " ", "\\", "") \
                 and (in_hunk or text.startswith("\\")):
             current.added += text[:1] == "+"
@@ -53,7 +54,7 @@ class DiffFilter(BaseFilter):
 
     def _close_file(self) -> None:
         if self.current is not None:
-            self.current.close_hunk(self.max_changed, self.keep_changed)
+            self.kept += self.current.close_hunk()
             self.elided |= self.current.folded
             self.files.append(self.current)
             self.current = None
@@ -63,7 +64,7 @@ class DiffFilter(BaseFilter):
         self._close_file()
         out = self._summary()
         for diff in self.files:
-            out.extend(Line(text) for text in (f"--- {diff.old}", f"+++ {diff.new}", *diff.lines))
+            out.extend(Line(text) for text in diff.render())
         return out
 
     def _summary(self) -> list[Line]:

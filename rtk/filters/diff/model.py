@@ -1,4 +1,9 @@
-"""A unified diff as the filter keeps it: files, their counts, and the compacted hunk lines."""
+"""A unified diff as the filter keeps it: files, their counts, and the compacted hunk lines.
+
+Memory stays bounded: a hunk past its change limit only counts from then on, and once the whole
+diff has kept its line budget, later hunks are only counted (their file says how many were left
+out), so a diff of any size holds at most the budget plus one counter per file.
+"""
 from __future__ import annotations
 
 import re
@@ -11,17 +16,21 @@ HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 class Hunk:
     """One `@@` hunk: changed lines kept, context cut to CONTEXT lines around each change.
 
-    Whether a hunk is huge is known only at its end, so `close` does the folding."""
+    `max_changed`/`keep_changed`: a hunk changing more than `max_changed` lines keeps the first
+    `keep_changed`; `keep` False: nothing is kept (the diff's budget is spent), only counted."""
 
-    def __init__(self, header: str) -> None:
+    def __init__(self, header: str, max_changed: int, keep_changed: int, keep: bool = True) -> None:
         counts = HUNK_RE.match(header)
         self.old_left = int(counts[1] or 1) if counts else -1  # lines still to come (-1: unknown)
         self.new_left = int(counts[2] or 1) if counts else -1
-        self.lines = [header]
-        self.changes: list[int] = []  # index in `lines` of each changed line
+        self.max_changed, self.keep_changed, self.keep = max_changed, keep_changed, keep
+        self.lines = [header] if keep else []
+        self.changes: list[int] = []  # index in `lines` of each kept changed line
         self.context: deque[str] = deque()
         self.skipped = 0
         self.after_change = 0
+        self.folding = not keep
+        self.folded_added = self.folded_removed = 0
 
     @property
     def complete(self) -> bool:
@@ -31,11 +40,11 @@ class Hunk:
         kind = line[:1]
         self.old_left -= kind in (" ", "-", "")
         self.new_left -= kind in (" ", "+", "")
-        if line[:1] in ("+", "-"):
-            self._flush_context()
-            self.changes.append(len(self.lines))
-            self.lines.append(line)
-            self.after_change = CONTEXT
+        if self.folding:
+            self.folded_added += kind == "+"
+            self.folded_removed += kind == "-"
+        elif kind in ("+", "-"):
+            self._change(line)
         elif line.startswith("\\"):
             self.lines.append(line)
         elif self.after_change:
@@ -47,22 +56,30 @@ class Hunk:
                 self.context.popleft()
                 self.skipped += 1
 
-    def _flush_context(self) -> None:
+    def _change(self, line: str) -> None:
+        if len(self.changes) == self.max_changed:  # this hunk is huge: keep its start, count the rest
+            cut = self.changes[self.keep_changed] if self.keep_changed < len(self.changes) else len(self.lines)
+            rest = [text[0] for text in self.lines[cut:] if text[:1] in ("+", "-")]
+            self.lines = self.lines[:cut]
+            self.folding = True
+            self.folded_added = rest.count("+") + (line[0] == "+")
+            self.folded_removed = rest.count("-") + (line[0] == "-")
+            return
         if self.skipped:
             self.lines.append(" ...")
         self.lines.extend(self.context)
         self.context.clear()
         self.skipped = 0
+        self.changes.append(len(self.lines))
+        self.lines.append(line)
+        self.after_change = CONTEXT
 
-    def close(self, max_changed: int, keep_changed: int) -> tuple[list[str], bool]:
-        """The hunk's lines, folded past `keep_changed` when it changes more than `max_changed`."""
-        if len(self.changes) <= max_changed:
-            return self.lines, False
-        cut = self.changes[keep_changed]
-        rest = [line[0] for line in self.lines[cut:] if line[:1] in ("+", "-")]
-        added, removed = rest.count("+"), rest.count("-")
-        marker = f"... {len(rest):,} more changed lines in this hunk (+{added:,} -{removed:,})"
-        return [*self.lines[:cut], marker], True
+    def close(self) -> list[str]:
+        folded = self.folded_added + self.folded_removed
+        if not self.keep or not folded:
+            return self.lines
+        marker = f"... {folded:,} more changed lines in this hunk (+{self.folded_added:,} -{self.folded_removed:,})"
+        return [*self.lines, marker]
 
 
 class FileDiff:
@@ -74,14 +91,26 @@ class FileDiff:
         self.lines: list[str] = []
         self.hunk: Hunk | None = None
         self.folded = False
+        self.unshown_hunks = 0
 
     @property
     def name(self) -> str:
         return self.old if self.new == "/dev/null" else self.new
 
-    def close_hunk(self, max_changed: int, keep_changed: int) -> None:
-        if self.hunk is not None:
-            lines, folded = self.hunk.close(max_changed, keep_changed)
-            self.lines.extend(lines)
-            self.folded |= folded
-            self.hunk = None
+    def close_hunk(self) -> int:
+        """File the current hunk away; the number of lines it kept."""
+        hunk, self.hunk = self.hunk, None
+        if hunk is None:
+            return 0
+        self.folded |= hunk.folding
+        if not hunk.keep:
+            self.unshown_hunks += 1
+            return 0
+        lines = hunk.close()
+        self.lines.extend(lines)
+        return len(lines)
+
+    def render(self) -> list[str]:
+        tail = [f"... {self.unshown_hunks:,} more hunks not shown (the diff's line budget is spent)"] \
+            if self.unshown_hunks else []
+        return [f"--- {self.old}", f"+++ {self.new}", *self.lines, *tail]
