@@ -101,3 +101,9 @@ def test_show_fixes_lists_every_fixed_file() -> None:
     fixed = [line for line in raw if line.startswith("- ") and line.endswith(":")]
     assert fixed and [line for line in out if line in fixed] == fixed
     assert "Found 41 errors (12 fixed, 29 remaining)." in out
+
+
+def test_check_diff_lists_the_files_it_would_fix() -> None:
+    filt, out = run("check_diff", ("ruff", "check", "--diff", "src"))
+    assert out[:2] == ["would fix:", "  src/requests/__init__.py (+3 -7)"]
+    assert out[-1] == "Would fix 36 errors." and filt.elided

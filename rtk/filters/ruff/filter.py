@@ -1,4 +1,4 @@
-"""Choose the `ruff check` or the `ruff format` filter from the argv."""
+"""Choose the `ruff check` or the `ruff format` filter from the argv (`check --diff` prints diffs like format)."""
 from __future__ import annotations
 
 from rtk.filters.base import Filter, FilterContext
@@ -11,10 +11,11 @@ def subcommand(argv: tuple[str, ...]) -> str:
 
 
 def create(ctx: FilterContext) -> Filter:
-    if subcommand(ctx.argv) == "format":
+    command = subcommand(ctx.argv)
+    if command == "format" or "--diff" in ctx.argv:
         from rtk.filters.ruff.format import FormatFilter
 
-        return FormatFilter(ctx)
+        return FormatFilter(ctx) if command == "format" else FormatFilter(ctx, heading="would fix:")
     from rtk.filters.ruff.check import CheckFilter
 
     return CheckFilter(ctx)

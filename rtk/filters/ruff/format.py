@@ -16,13 +16,17 @@ DIFF_NEW = re.compile(r"^\+\+\+ (?P<path>\S.*?)(?:\t.*)?$")
 WOULD_REFORMAT = re.compile(r"^Would reformat: (?P<path>.+)$")
 DIFF_BODY = ("+", "-", " ", "@", "\\")
 UNFORMATTED = "unformatted: File would be reformatted"
-COUNT_LINE = re.compile(r"^\d[\d,]* files? (?:would be reformatted|reformatted|left unchanged|already formatted)")
+COUNT_LINE = re.compile(r"^(?:\d[\d,]* files? (?:would be reformatted|reformatted|left unchanged|already formatted)"
+                        r"|Would fix \d)")
 _NOTHING: tuple[Line, ...] = ()
 
 
 class FormatFilter(BaseFilter):
-    def __init__(self, ctx: FilterContext | None = None) -> None:
+    """Also serves `ruff check --diff` (`heading` "would fix:"), whose output is the same diffs."""
+
+    def __init__(self, ctx: FilterContext | None = None, heading: str = "would reformat:") -> None:
         super().__init__(ctx)
+        self._heading = heading
         self._diff_path: str | None = None
         self._added = self._removed = 0
         self._error: rl.Finding | None = None
@@ -97,7 +101,7 @@ class FormatFilter(BaseFilter):
         self._files += 1
         self._stream = stream
         self.failure_seen = True
-        head = [Line("would reformat:", stream)] if self._files == 1 else []
+        head = [Line(self._heading, stream)] if self._files == 1 else []
         return head + [Line(f"  {entry}", stream)]
 
     def _close_error(self, stream: Stream) -> list[Line]:
@@ -127,5 +131,6 @@ class FormatFilter(BaseFilter):
         if self._pending_header is not None:
             out.append(Line(self._pending_header, self._stream))
         if self._files and not self._counted:
-            out.append(Line(f"ruff format: {plural(self._files, 'file')} to reformat", self._stream))
+            verb = "fix" if self._heading == "would fix:" else "reformat"
+            out.append(Line(f"ruff: {plural(self._files, 'file')} to {verb}", self._stream))
         return out
