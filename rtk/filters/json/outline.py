@@ -76,7 +76,8 @@ def _object_body(value: dict[str, Any], depth: int) -> list[str]:
     for key in shown:
         out.extend(outline(value[key], _key(key), depth + 1))
         if key == keys[OPEN_EDGE - 1]:
-            out.append(f"{'  ' * (depth + 1)}... {len(keys) - 2 * OPEN_EDGE:,} more keys (named above)")
+            named = "named above" if len(keys) <= LIST_KEYS else "the first and last named above"
+            out.append(f"{'  ' * (depth + 1)}... {len(keys) - 2 * OPEN_EDGE:,} more keys ({named})")
     return out
 
 
