@@ -13,7 +13,7 @@ def test_prettier_lists_files_errors_and_one_summary() -> None:
     assert out[0] == "lib/application.js" and "examples/mvc/db.js" in out
     assert any(line.startswith("error: examples/ejs/views/footer.html: SyntaxError: Unexpected closing tag") for line in out)
     assert not any(line.startswith(("[error] >", "[warn]", "Checking")) for line in out)
-    assert out[-1] == "prettier: 59 files need formatting (prettier --write fixes them), 1 errors"
+    assert out[-1] == "prettier: 59 files need formatting (prettier --write fixes them), 1 error"
     assert filt.failure_seen
 
 

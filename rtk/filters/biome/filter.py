@@ -19,7 +19,7 @@ HEADER = re.compile(r"^(?P<file>\S.*?)(?::(?P<line>\d+):(?P<col>\d+))? (?P<categ
                     r"(?P<tags>(?:\s+[A-Z]+)*)\s+━+\s*$")
 MESSAGE = re.compile(r"^\s+(?P<mark>[×!i✖⚠ℹ])\s+(?P<text>\S.*)$")
 BANNER = re.compile(r"^(?:lint|check|format|ci)\s+━+\s*$")
-EMITTED = re.compile(r"^\s+× Some errors were emitted while running checks\.")
+EMITTED = re.compile(r"^\s+× Some errors were emitted while (?:running checks|applying fixes)")
 TOTALS = re.compile(r"^(?:Checked \d+ files?|Found \d+ (?:errors?|warnings?|infos?)\.|Fixed \d+ files?|"
                     r"Formatted \d+ files?|Skipped \d+|Diagnostics not shown: \d+\.)")
 LIMIT = re.compile(r"^The number of diagnostics exceeds the limit")

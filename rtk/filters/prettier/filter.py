@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, plural, strip_ansi
 
 CHECKING = re.compile(r"^Checking formatting\.\.\.\s*$")
 ALL_GOOD = re.compile(r"^All matched files use Prettier code style!\s*$")
@@ -69,7 +69,7 @@ class PrettierFilter(BaseFilter):
         if self._unformatted:
             parts.append(f"{self._unformatted:,} files need formatting (prettier --write fixes them)")
         if self._errors:
-            parts.append(f"{self._errors:,} errors")
+            parts.append(plural(self._errors, "error"))
         if self._written or self._unchanged:
             parts.append(f"{self._written:,} files written, {self._unchanged:,} unchanged")
         if not parts and self._verdict:
