@@ -14,8 +14,12 @@ LIBRARY = ("site-packages/", "dist-packages/", "<frozen ", "<string>")
 STDLIB = re.compile(r"/lib/python\d\.\d+/(?!site-packages)")
 
 
+CONSOLE_SCRIPT = re.compile(r"/(?:bin|Scripts)/[^/.]+$")  # the wrapper pip writes for an entry point
+
+
 def is_library(path: str) -> bool:
-    return path.startswith("<") or any(part in path for part in LIBRARY) or bool(STDLIB.search(path))
+    return (path.startswith("<") or any(part in path for part in LIBRARY) or bool(STDLIB.search(path))
+            or bool(CONSOLE_SCRIPT.search(path)))
 
 
 class Frames:
