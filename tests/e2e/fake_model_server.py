@@ -1,7 +1,7 @@
 """A fake model on 127.0.0.1 for driving real agent hosts (tests/e2e/test_hosts_e2e.py): every
 conversation asks to run one shell command, then ends once the tool's result came back. Speaks the
-Anthropic Messages API (streaming and not) and Gemini's generateContent (plain and SSE), and
-records every request body for the test."""
+Anthropic Messages API (streaming and not), Gemini's generateContent (plain and SSE) and OpenAI's
+Responses API (SSE, as Codex uses it), and records every request body for the test."""
 from __future__ import annotations
 
 import json
@@ -38,6 +38,11 @@ class FakeModel:
                     if isinstance(block, dict) and block.get("type") == "tool_result":
                         found.append(block)
         return found
+
+    def call_outputs(self) -> list[str]:
+        """The function_call_output texts Codex sent back."""
+        return [str(item.get("output")) for body in self.requests for item in body.get("input", [])
+                if isinstance(item, dict) and item.get("type") == "function_call_output"]
 
     def function_responses(self) -> list[dict[str, Any]]:
         """Gemini's functionResponse parts the host sent back."""
@@ -86,6 +91,10 @@ class FakeModel:
                 if "count_tokens" in self.path:
                     self._json({"input_tokens": 10})
                     return
+                if self.path.startswith("/v1/responses"):
+                    model.requests.append(body)
+                    self._responses(responses_reply(model, body))
+                    return
                 if not self.path.startswith("/v1/messages"):
                     self._json({})
                     return
@@ -112,6 +121,20 @@ class FakeModel:
                 self.send_header("content-type", "text/event-stream")
                 self.end_headers()
                 self.wfile.write(f"data: {json.dumps(answer)}\n\n".encode())
+                self.wfile.flush()
+
+            def _responses(self, items: list[dict[str, Any]]) -> None:
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.end_headers()
+                usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
+                         "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
+                events = [{"type": "response.created", "response": {"id": "resp_1"}}]
+                events += [{"type": "response.output_item.done", "output_index": i, "item": item}
+                           for i, item in enumerate(items)]
+                events.append({"type": "response.completed", "response": {"id": "resp_1", "usage": usage}})
+                for event in events:
+                    self.wfile.write(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
                 self.wfile.flush()
 
             def _stream(self, blocks: list[dict[str, Any]], name: str) -> None:
@@ -169,3 +192,19 @@ def gemini_reply(model: FakeModel, body: dict[str, Any]) -> dict[str, Any]:
         parts = [{"text": "done"}]
     return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
             "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}
+
+
+def responses_reply(model: FakeModel, body: dict[str, Any]) -> list[dict[str, Any]]:
+    """A call of Codex's shell tool (whichever of its names it offers), then a final message."""
+    names = {tool.get("name") for tool in body.get("tools", []) if isinstance(tool, dict)}
+    if any(isinstance(i, dict) and i.get("type") == "function_call_output" for i in body.get("input", [])):
+        return [{"type": "message", "role": "assistant", "id": "msg_2",
+                 "content": [{"type": "output_text", "text": "done"}]}]
+    if "exec_command" in names:
+        name, args = "exec_command", {"cmd": model.command}
+    elif "shell_command" in names:
+        name, args = "shell_command", {"command": model.command}
+    else:
+        name, args = "shell", {"command": ["bash", "-lc", model.command]}
+    return [{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": name,
+             "arguments": json.dumps(args)}]

@@ -3,7 +3,7 @@ that asks to run one shell command. Per permission mode and command: the rewrite
 nothing the mode forbids ran, and nothing was denied that the raw command (no hook) would have run.
 
 The hosts come from npm; CI installs them with
-    npm install --prefix "$RTK_HOSTS_PREFIX" @anthropic-ai/claude-code @google/gemini-cli
+    npm install --prefix "$RTK_HOSTS_PREFIX" @anthropic-ai/claude-code @google/gemini-cli @openai/codex
 (default prefix /tmp/rtk-hosts). Without them the tests skip, saying so. The hosts run headless
 (`-p`): a command they would ask about is denied there ("This command requires approval"), which
 is exactly the outcome to compare.
@@ -25,10 +25,12 @@ from tests.e2e.fake_model_server import FakeModel
 PREFIX = Path(os.environ.get("RTK_HOSTS_PREFIX", "/tmp/rtk-hosts"))
 CLAUDE = PREFIX / "node_modules" / ".bin" / "claude"
 GEMINI = PREFIX / "node_modules" / ".bin" / "gemini"
-INSTALL = f"npm install --prefix {PREFIX} @anthropic-ai/claude-code @google/gemini-cli"
+CODEX = PREFIX / "node_modules" / ".bin" / "codex"
+INSTALL = f"npm install --prefix {PREFIX} @anthropic-ai/claude-code @google/gemini-cli @openai/codex"
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 needs_claude = pytest.mark.skipif(not CLAUDE.exists(), reason=f"Claude Code is not installed: {INSTALL}")
 needs_gemini = pytest.mark.skipif(not GEMINI.exists(), reason=f"Gemini CLI is not installed: {INSTALL}")
+needs_codex = pytest.mark.skipif(not CODEX.exists(), reason=f"Codex CLI is not installed: {INSTALL}")
 DENIALS = ("requires approval", "has been denied")  # a prompt nobody answers (-p), dontAsk's refusal
 
 
@@ -188,3 +190,52 @@ def test_gemini_allow_rule_without_twin_keeps_the_raw_command(tmp_path: Path) ->
     hooked, audit = gemini(tmp_path, "hooked", "git status", "default", True, allowed, allowed_after_init=True)
     assert "On branch" in _output(hooked)
     assert audit == [["skip:defer", "git status", ""]]
+
+
+def codex(tmp_path: Path, name: str, command: str, hook: bool, *flags: str) -> tuple[list[str], list[list[str]], int]:
+    """One `codex exec` session: the outputs of its shell calls, the hook's audit, commits made."""
+    root, env = project(tmp_path, name)
+    codex_home = root / "home" / ".codex"
+    codex_home.mkdir(parents=True)
+    env.update(CODEX_HOME=str(codex_home), FAKE_KEY="e2e")
+    if hook:
+        subprocess.run([*rtk_executable(), "init", "-g", "--agent", "codex"], env=env, check=True,
+                       capture_output=True)
+    with FakeModel(command) as model:
+        (codex_home / "config.toml").write_text(
+            'model = "gpt-5"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "fake"\n'
+            f'base_url = "{model.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_KEY"\n')
+        # the hook is trusted for this run only (a user approves it once in Codex's /hooks)
+        proc = subprocess.run([str(CODEX), "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+                               *flags, "run the command"], cwd=root / "work", env=env, capture_output=True,
+                              text=True, timeout=300, check=False)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        outputs = model.call_outputs()
+    audit_log = root / "audit" / "hook-audit.log"
+    audit = [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
+    log = subprocess.run(["git", "rev-list", "--all", "--count"], cwd=root / "work", env=env,
+                         capture_output=True, text=True, check=False)
+    return outputs, audit, int(log.stdout.strip() or 0)
+
+
+@needs_codex
+def test_codex_read_only_sandbox_runs_the_rewrite_quietly(tmp_path: Path) -> None:
+    """Codex's default: read-only sandbox. The rewrite (always with allow) runs, prints no rtk line
+    of its own (no store, no tracking in a read-only sandbox), and exits as the raw command does."""
+    raw, _, _ = codex(tmp_path, "raw", "git status", False)
+    hooked, audit, _ = codex(tmp_path, "hooked", "git status", True)
+    assert "exited with code 0" in raw[0] and "exited with code 0" in hooked[0], hooked
+    assert "rtk:" not in hooked[0] and "On branch" in raw[0] and "On branch" not in hooked[0]
+    assert [action for action, *_ in audit] == ["rewrite"] and audit[0][2].endswith("rtk git status")
+
+
+@needs_codex
+@pytest.mark.parametrize("flags", [(), ("--sandbox", "workspace-write")])
+def test_codex_sandbox_still_governs_the_rewrite(tmp_path: Path, flags: tuple[str, ...]) -> None:
+    """A commit: refused by the read-only sandbox (and by workspace-write, which keeps .git
+    read-only), with or without the hook alike: the allow the hook must give widens nothing."""
+    probe = "git commit --allow-empty -m probe"
+    raw, _, raw_commits = codex(tmp_path, "raw", probe, False, *flags)
+    hooked, audit, hooked_commits = codex(tmp_path, "hooked", probe, True, *flags)
+    assert hooked_commits == raw_commits == 0, (raw, hooked)
+    assert [action for action, *_ in audit] == ["rewrite"]

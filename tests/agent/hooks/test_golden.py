@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.agent.hooks.conftest import run_hook, write_files
+from tests.conftest import rtk_executable
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = sorted(GOLDEN.glob("*/*.json"))
@@ -45,7 +46,9 @@ def test_golden(path: Path, agent_home: Path) -> None:
     write_files(agent_home, case.get("files", {}))
     result = run_hook(path.parent.name, stdin_bytes(case))
     assert result.returncode == case["exit"]
-    assert result.stdout == expected_stdout(case), case["about"]
+    # Codex rewrites name this rtk by its path (its login shell may set another PATH)
+    stdout = result.stdout.replace(json.dumps(rtk_executable()[0])[1:-1].encode() + b" ", b"rtk ")
+    assert stdout == expected_stdout(case), case["about"]
     assert b"Traceback" not in result.stderr
     if "stderr_lines" in case:
         assert len(result.stderr.splitlines()) == case["stderr_lines"], result.stderr
