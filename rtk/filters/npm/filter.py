@@ -24,6 +24,7 @@ from rtk.filters.base import BaseFilter, Filter, FilterContext, Line, Stream, st
 from rtk.filters.npm import route
 from rtk.filters.npm.pm import NOISE as INSTALL_NOISE
 from rtk.filters.npm.pm import PackageManagerOutput
+from rtk.filters.npm.recursive import RECURSIVE_FLAGS, Packages
 from rtk.filters.npm.scripts import script_command
 
 INSTALL_VERBS = frozenset({"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal",
@@ -37,7 +38,7 @@ _FOOTER_PATTERNS = (
      r"errno |Exit status|Failed at the|This is probably not a problem|A complete log of this run)"),
     r"^error Command failed with exit code \d+\.$", r"^info Visit https://yarnpkg\.com/en/docs/cli/run",
     r"^yarn run v\d", r"^Done in [\d.]+m?s\.$", r"^error: script \"[^\"]+\" exited with code \d+",
-    r"^\s*ELIFECYCLE\s", r"^\s*ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL", r"^npm warn Unknown (?:env|project|user) config",
+    r"^\s*\[?ELIFECYCLE\]?\s+(?:Test|Command) failed\. See above", r"^\s*ELIFECYCLE\s+Test failed", r"^\s*ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL", r"^npm warn Unknown (?:env|project|user) config",
 )
 FOOTER = re.compile("|".join(_FOOTER_PATTERNS))
 WORKSPACE_FLAGS = frozenset({"--workspaces", "--ws", "-ws", "-w", "--workspace", "-r", "--recursive", "--filter",
@@ -62,6 +63,8 @@ class ScriptFilter(BaseFilter):
         self._workspaces = any(word in WORKSPACE_FLAGS or word.startswith(("--workspace=", "--filter="))
                                for word in ctx.argv)
         self._package = ""
+        self._packages = Packages(self._package_filter) if os.path.basename(ctx.argv[0] if ctx.argv else "") \
+            == "pnpm" and any(word in RECURSIVE_FLAGS for word in ctx.argv) else None
         if install or planned:
             self._switch_to(INSTALL_OUTPUT if install else planned[0][0])
 
@@ -69,6 +72,8 @@ class ScriptFilter(BaseFilter):
         if self._install_only:
             return self._inner_feed(line, stream)
         text = strip_ansi(line).rstrip()
+        if self._packages is not None and (lines := self._packages.feed(text, stream)) is not None:
+            return lines
         if self._after_banner and (command := BANNER_COMMAND.match(text)) is not None:
             self._after_banner = False
             return self._banner_command(command["command"])
@@ -135,10 +140,22 @@ class ScriptFilter(BaseFilter):
         assert self._inner is not None
         return self._inner.feed(line, stream)
 
+    def _package_filter(self, command: str) -> Filter:
+        """The filter for one package's script in a recursive run."""
+        commands = route.commands_for(command)
+        name, words = commands[0] if commands else ("generic", ())
+        if name == "npm":
+            return InstallFilter(self.ctx, brief=True)
+        return _load(name, dataclasses.replace(self.ctx, argv=words))
+
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._close_inner(exit_code)
-        self.failure_seen = any(f.failure_seen for f in self._finished)
-        self.elided = any(f.elided for f in self._finished)
+        finished = list(self._finished)
+        if self._packages is not None:
+            out.extend(self._packages.finish())
+            finished.extend(self._packages.finished)
+        self.failure_seen = any(f.failure_seen for f in finished)
+        self.elided = any(f.elided for f in finished)
         return out
 
     def progress(self) -> Mapping[str, int]:
