@@ -45,7 +45,7 @@ def test_panic_keeps_user_frames_and_counts_the_rest() -> None:
     at = out.index("panic: assignment to entry in nil map [recovered]")
     trace = out[at:at + 12]
     assert "\t/tmp/w/h20/gopath/src/github.com/stretchr/testify/mock/mock.go:996 +0x45" in trace
-    assert "\t... 5 standard library frames" in trace
+    assert "\t... 5 standard library and dependency frames" in trace
     assert not any(line.startswith("testing.tRunner") for line in trace)
 
 
@@ -88,3 +88,12 @@ def test_every_failure_and_diagnostic_survives(case: str) -> None:
     listed = sum(bool(re.match(r"^(?:vet: )?\S+\.go:\d+:\d+: ", line)) for line in out)
     grouped = sum(len(re.findall(r"(?:^  | )L\d+(?::\d+)?(?= |$)", line)) for line in out if line.startswith("  L"))
     assert listed + grouped == diagnostics
+
+
+def test_testify_panic_stack_loses_its_standard_library_frames() -> None:
+    _, out = run("test_testify_fail_panic")
+    at = next(i for i, line in enumerate(out) if "Panic stack:\tgoroutine 23 [running]:" in line)
+    block = out[at:at + 24]
+    assert not any("runtime/debug.Stack()" in line or "testing.tRunner(" in line for line in block)
+    assert any(line.endswith("/testify/mock/mock.go:996 +0x45") for line in block)
+    assert any(line.endswith("... 4 standard library and dependency frames") for line in block)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
 from rtk.filters.go import lines as gl
 from rtk.filters.go.diagnostics import Runs
-from rtk.filters.go.panics import Trace
+from rtk.filters.go.panics import EmbeddedTrace, Trace
 
 FAILURE_LINES = 50  # output lines kept per failing test; its `x_test.go:N:` lines are always kept
 _NOTHING: tuple[Line, ...] = ()
@@ -19,6 +19,7 @@ class GoFilter(BaseFilter):
         self._held_over: dict[str, int] = {}
         self._test: str | None = None  # the test -v output belongs to
         self._trace: Trace | None = None
+        self._embedded = EmbeddedTrace()  # testify's `Panic stack:` inside a failure message
         self._runs = Runs()
         self._packages = {"ok": 0, "FAIL": 0, "no tests": 0}
         self._tests = {"passed": 0, "failed": 0, "skipped": 0}
@@ -31,6 +32,8 @@ class GoFilter(BaseFilter):
         text = strip_ansi(line).rstrip()
         self._stream = stream
         out = self._trace_line(text) if self._trace is not None else None
+        if out is None:
+            out = self._embedded.feed(text)
         if out is None:
             out = self._line(text)
         return [Line(t, stream) for t in out] if out else _NOTHING

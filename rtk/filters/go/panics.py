@@ -1,12 +1,18 @@
 """A goroutine trace reduced to the frames in the user's code.
 
 A frame is two lines: the function (`pkg.Func(args)`) and its file (`\t/path/file.go:12 +0x45`).
-Frames of the standard library (runtime, testing, ...) are counted, not printed: the panic
+Frames of the standard library (runtime, testing, ...) and of dependencies (files in the module
+cache, `.../pkg/mod/...`) are counted, not printed: the panic
 message above the trace already says what happened, the user's frames say where.
 """
 from __future__ import annotations
 
+import re
+
 from rtk.filters.go.lines import FRAME_FILE, stdlib_function
+
+PANIC_STACK = re.compile(r"^(?P<prefix>\s*\t\s*)\t\tPanic stack:\tgoroutine \d+ \[")
+
 
 
 class Trace:
@@ -18,7 +24,7 @@ class Trace:
         """Lines to print for a trace line, or None when the line is not part of a trace."""
         if FRAME_FILE.match(text) and self.func is not None:
             func, self.func = self.func, None
-            if stdlib_function(func):
+            if stdlib_function(func) or "/pkg/mod/" in text:  # the module cache: a dependency
                 self.dropped += 1
                 return []
             return [func, text]
@@ -34,6 +40,32 @@ class Trace:
         out = [self.func] if self.func else []
         self.func = None
         if self.dropped:
-            out.append(f"\t... {self.dropped} standard library frames")
+            out.append(f"\t... {self.dropped} standard library and dependency frames")
         self.dropped = 0
         return out
+
+
+class EmbeddedTrace:
+    """testify's `Panic stack:` block: the same frames behind testify's indentation.
+
+    `feed` returns None for a line that is not part of such a block (the caller goes on with it),
+    else the lines to print; the block ends at the first line without the prefix and a frame.
+    """
+
+    def __init__(self) -> None:
+        self._prefix: str | None = None
+        self._trace = Trace()
+
+    def feed(self, text: str) -> list[str] | None:
+        if self._prefix is None:
+            if (m := PANIC_STACK.match(text)) is not None:
+                self._prefix = m["prefix"] + "\t"
+                return [text]
+            return None
+        if text.startswith(self._prefix):
+            kept = self._trace.feed(text[len(self._prefix):].replace("\t\t", "\t", 1))
+            if kept is not None:
+                return [self._prefix + line for line in kept]
+        out = [self._prefix + line for line in self._trace.end()]
+        self._prefix = None
+        return out + [text] if out else None
