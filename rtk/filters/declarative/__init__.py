@@ -207,6 +207,14 @@ def part_path(part: str, root: str | None = None) -> str:
     return os.path.join(cache_dir(), f"filters-project-{value:016x}.marshal")
 
 
+def part_paths(part: str, root: str | None = None) -> tuple[str, str]:
+    """The part's index file, and where it goes when that dir is read-only (a sandboxed agent):
+    a private dir under the temp dir, so a read-only data dir costs one rebuild, not one per call."""
+    path = part_path(part, root)
+    spare = os.path.join(os.environ.get("TMPDIR") or "/tmp", f"rtk-{os.getuid()}-filter-index")
+    return path, os.path.join(spare, os.path.basename(path))
+
+
 def read_part(path: str) -> dict[str, object] | None:
     try:
         with open(path, "rb") as handle:
@@ -220,10 +228,15 @@ def _rebuild(part: str, root: str | None) -> None:
     """Rebuild one part in a child process: whoever asks (the hook, a run, `rtk filters`) stays
     free of tomllib and re, and this package never imports its own loader."""
     args = [sys.executable, "-m", "rtk.filters.declarative.build_index", part, root or ""]
+    env = dict(os.environ)
+    home = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (home, env.get("PYTHONPATH", "")) if p)
+    quiet = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+             (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)]
     try:
-        os.waitpid(os.posix_spawn(sys.executable, args, dict(os.environ)), 0)
-    except (OSError, AttributeError):  # no posix_spawn: go without the TOML filters
-        pass
+        os.waitpid(os.posix_spawn(sys.executable, args, env, file_actions=quiet), 0)
+    except (OSError, AttributeError, TypeError, ValueError):  # no posix_spawn or no interpreter:
+        pass  # go without the TOML filters this time
 
 
 def load_part(part: str, root: str | None = None) -> dict[str, object]:
@@ -231,18 +244,26 @@ def load_part(part: str, root: str | None = None) -> dict[str, object]:
     files = part_files(part, root)
     if not files:
         return {"entries": [], "errors": [], "untrusted": []}
-    path = part_path(part, root)
+    paths = part_paths(part, root)
     key = index_key(files, root)
-    data = _parts.get(path)
+    data = _parts.get(paths[0])
     if data is None or data.get("key") != key:
-        data = read_part(path)
-        if data is None or data.get("key") != key:
+        data = _read_fresh(paths, key)
+        if data is None:
             _rebuild(part, root)
-            data = read_part(path)
-    if data is None or data.get("key") != key:
+            data = _read_fresh(paths, key)
+    if data is None:
         return {"entries": [], "errors": [], "untrusted": []}
-    _parts[path] = data
+    _parts[paths[0]] = data
     return data
+
+
+def _read_fresh(paths: tuple[str, str], key: tuple[object, ...]) -> dict[str, object] | None:
+    for path in paths:
+        data = read_part(path)
+        if data is not None and data.get("key") == key:
+            return data
+    return None
 
 
 def load_index(start: str | None = None) -> list[dict[str, object]]:

@@ -43,7 +43,14 @@ def write_part(part: str, root: str | None) -> None:
     key = declarative.index_key(files, root)  # taken before reading: a change meanwhile goes stale
     data = build(files)
     data["key"] = key
-    path = declarative.part_path(part, root)
+    path, spare = declarative.part_paths(part, root)
+    try:
+        _write(path, data)
+    except OSError:
+        _write(spare, data)  # a read-only data dir (a sandbox): the private temp dir instead
+
+
+def _write(path: str, data: dict[str, object]) -> None:
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     temp = f"{path}.{os.getpid()}.tmp"
     with open(temp, "wb") as handle:
@@ -58,6 +65,9 @@ def main(argv: list[str]) -> int:
     except OSError as exc:
         if exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):  # a read-only sandbox: say nothing
             print(f"rtk: cannot write the filter index: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback, on the hook's stderr
+        print(f"rtk: cannot build the TOML filter index: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     return 0
 

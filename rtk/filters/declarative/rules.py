@@ -22,7 +22,6 @@ from .schema import (
     check_tables,
 )
 
-
 MAX_HELD = 10_000  # the most lines one window, run or group may hold back, whatever the file says
 
 

@@ -104,3 +104,15 @@ def test_the_builtin_index_loads_in_a_process_that_imports_no_parser(user_dir: P
             "print('mytool' in n, 'shellcheck' in n, sorted({'re', 'tomllib', 'json'} & (set(sys.modules) - before)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=True)
     assert out.stdout.split("\n")[0] == "True True []"
+
+
+def test_an_unwritable_data_dir_puts_the_index_in_a_private_temp_dir(user_dir: Path, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")  # a data dir under a file cannot be created, even by root
+    monkeypatch.setenv("XDG_DATA_HOME", str(blocker / "data"))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (user_dir / "filters.toml").write_text(USER_FILTER)
+    assert "mytool" in names()
+    spare = Path(declarative.part_paths("user")[1])
+    assert spare.exists() and spare.is_relative_to(tmp_path / "tmp")
