@@ -129,10 +129,14 @@ class FakeModel:
                 self.end_headers()
                 usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
                          "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
-                events = [{"type": "response.created", "response": {"id": "resp_1"}}]
-                events += [{"type": "response.output_item.done", "output_index": i, "item": item}
-                           for i, item in enumerate(items)]
-                events.append({"type": "response.completed", "response": {"id": "resp_1", "usage": usage}})
+                head = {"id": "resp_1", "object": "response", "status": "in_progress", "model": "fake",
+                        "output": []}
+                events: list[dict[str, Any]] = [{"type": "response.created", "response": head}]
+                for i, item in enumerate(items):
+                    events += [{"type": "response.output_item.added", "output_index": i, "item": item},
+                               {"type": "response.output_item.done", "output_index": i, "item": item}]
+                done = {**head, "status": "completed", "output": items, "usage": usage}
+                events.append({"type": "response.completed", "response": done})
                 for event in events:
                     self.wfile.write(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
                 self.wfile.flush()
@@ -200,7 +204,9 @@ def responses_reply(model: FakeModel, body: dict[str, Any]) -> list[dict[str, An
     if any(isinstance(i, dict) and i.get("type") == "function_call_output" for i in body.get("input", [])):
         return [{"type": "message", "role": "assistant", "id": "msg_2",
                  "content": [{"type": "output_text", "text": "done"}]}]
-    if "exec_command" in names:
+    if "bash" in names:  # Copilot CLI
+        name, args = "bash", {"command": model.command, "description": "run it"}
+    elif "exec_command" in names:
         name, args = "exec_command", {"cmd": model.command}
     elif "shell_command" in names:
         name, args = "shell_command", {"command": model.command}

@@ -3,7 +3,8 @@ that asks to run one shell command. Per permission mode and command: the rewrite
 nothing the mode forbids ran, and nothing was denied that the raw command (no hook) would have run.
 
 The hosts come from npm; CI installs them with
-    npm install --prefix "$RTK_HOSTS_PREFIX" @anthropic-ai/claude-code @google/gemini-cli @openai/codex
+    npm install --prefix "$RTK_HOSTS_PREFIX" @anthropic-ai/claude-code @google/gemini-cli @openai/codex \
+        @github/copilot
 (default prefix /tmp/rtk-hosts). Without them the tests skip, saying so. The hosts run headless
 (`-p`): a command they would ask about is denied there ("This command requires approval"), which
 is exactly the outcome to compare.
@@ -26,11 +27,14 @@ PREFIX = Path(os.environ.get("RTK_HOSTS_PREFIX", "/tmp/rtk-hosts"))
 CLAUDE = PREFIX / "node_modules" / ".bin" / "claude"
 GEMINI = PREFIX / "node_modules" / ".bin" / "gemini"
 CODEX = PREFIX / "node_modules" / ".bin" / "codex"
-INSTALL = f"npm install --prefix {PREFIX} @anthropic-ai/claude-code @google/gemini-cli @openai/codex"
+COPILOT = PREFIX / "node_modules" / ".bin" / "copilot"
+INSTALL = (f"npm install --prefix {PREFIX} @anthropic-ai/claude-code @google/gemini-cli @openai/codex "
+           "@github/copilot")
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 needs_claude = pytest.mark.skipif(not CLAUDE.exists(), reason=f"Claude Code is not installed: {INSTALL}")
 needs_gemini = pytest.mark.skipif(not GEMINI.exists(), reason=f"Gemini CLI is not installed: {INSTALL}")
 needs_codex = pytest.mark.skipif(not CODEX.exists(), reason=f"Codex CLI is not installed: {INSTALL}")
+needs_copilot = pytest.mark.skipif(not COPILOT.exists(), reason=f"Copilot CLI is not installed: {INSTALL}")
 DENIALS = ("requires approval", "has been denied")  # a prompt nobody answers (-p), dontAsk's refusal
 
 
@@ -239,3 +243,46 @@ def test_codex_sandbox_still_governs_the_rewrite(tmp_path: Path, flags: tuple[st
     hooked, audit, hooked_commits = codex(tmp_path, "hooked", probe, True, *flags)
     assert hooked_commits == raw_commits == 0, (raw, hooked)
     assert [action for action, *_ in audit] == ["rewrite"]
+
+
+def copilot(tmp_path: Path, name: str, command: str, hook: bool, *flags: str) -> tuple[list[str], list[list[str]], int]:
+    """One `copilot -p` session on a local provider (Copilot's offline BYOK mode)."""
+    root, env = project(tmp_path, name)
+    env["COPILOT_HOME"] = str(root / "home" / ".copilot")
+    if hook:
+        subprocess.run([*rtk_executable(), "init", "-g", "--agent", "copilot"], env=env, check=True,
+                       capture_output=True)
+    with FakeModel(command) as model:
+        env.update(COPILOT_PROVIDER_BASE_URL=f"{model.url}/v1", COPILOT_PROVIDER_TYPE="openai",
+                   COPILOT_PROVIDER_WIRE_API="responses", COPILOT_PROVIDER_MODEL_ID="gpt-5",
+                   COPILOT_PROVIDER_API_KEY="e2e")
+        proc = subprocess.run([str(COPILOT), "-p", "run the command", *flags], cwd=root / "work", env=env,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        outputs = model.call_outputs()
+    audit_log = root / "audit" / "hook-audit.log"
+    audit = [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
+    log = subprocess.run(["git", "rev-list", "--all", "--count"], cwd=root / "work", env=env,
+                         capture_output=True, text=True, check=False)
+    return outputs, audit, int(log.stdout.strip() or 0)
+
+
+@needs_copilot
+def test_copilot_read_only_command_is_rewritten_and_runs_without_asking(tmp_path: Path) -> None:
+    raw, _, _ = copilot(tmp_path, "raw", "git status", False)
+    hooked, audit, _ = copilot(tmp_path, "hooked", "git status", True)
+    assert "On branch" in raw[0] and "exit code 0" in hooked[0] and "On branch" not in hooked[0]
+    assert audit == [["rewrite", "git status", "rtk git status"]]
+
+
+@needs_copilot
+@pytest.mark.parametrize("flags", [(), ("--allow-all-tools",)])
+def test_copilot_asks_about_the_rtk_form_what_it_asks_about_raw(tmp_path: Path, flags: tuple[str, ...]) -> None:
+    """Headless without --allow-all-tools a commit is refused ("Permission denied"), raw or
+    rewritten; with it, both run."""
+    probe = "git commit --allow-empty -m probe"
+    raw, _, raw_commits = copilot(tmp_path, "raw", probe, False, *flags)
+    hooked, audit, hooked_commits = copilot(tmp_path, "hooked", probe, True, *flags)
+    assert hooked_commits == raw_commits == (1 if flags else 0), (raw, hooked)
+    assert ("Permission denied" in hooked[0]) is ("Permission denied" in raw[0])
+    assert audit == [["ask", probe, f"rtk {probe}"]]
