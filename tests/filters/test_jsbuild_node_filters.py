@@ -58,3 +58,16 @@ def test_node_drops_internal_frames_keeps_user_ones() -> None:
     assert "    at Function.listen (/tmp/w/h19/proj/express/lib/application.js:600:47)" in out
     assert not any("node:internal" in line or line.startswith("Node.js v") for line in out)
     assert filt.failure_seen
+
+
+def test_node_test_runner_tap_and_spec_keep_failures_and_counts() -> None:
+    for case in ("commander_node_test_fail", "commander_node_test_spec_fail"):
+        filt = node(FilterContext(("node", "--test")))
+        out = replay(filt, raw_lines("node", case))
+        assert out[-1] == "node --test: tests 48, pass 43, fail 5", case
+        assert sum("when option defined with --word-" in line for line in out) == 5, case
+        assert "  at /tmp/w/h19/proj/commander.js/tests/options.camelcase.test.js:12:12" in out, case
+        assert not any("node:internal" in line or line.lstrip().startswith(("ok ", "✔", "# Subtest")) for line in out)
+        assert filt.failure_seen
+    out = replay(node(FilterContext(("node", "--test"))), raw_lines("node", "commander_node_test_pass"), 0)
+    assert out == ["node --test: tests 42, pass 42, fail 0"]

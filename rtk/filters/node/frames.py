@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 # `    at fn (path:1:2)`, `    at path:1:2`, `    at async fn (path:1:2)`, `    at new X (<anonymous>)`
-AT_FRAME = re.compile(r"^\s+at (?:(?P<fn>.*?) \()?(?P<loc>[^()]*?)(?::(?P<line>\d+):(?P<col>\d+))?\)?\s*$")
+AT_FRAME = re.compile(r"^\s+at (?:(?P<fn>.*?) \()?(?P<loc>[^()]*?)(?::(?P<line>\d+):(?P<col>\d+))?\)?(?: \{)?\s*$")
 NESTED_FRAME = re.compile(r"^\s+at \S.*\(.*:\d+:\d+\)*\)\s*\{?\s*$")
 # vitest: ` ❯ fn path:1:2`, ` ❯ path:1:2`
 ARROW_FRAME = re.compile(r"^\s*❯ (?:(?P<fn>\S+) )?(?P<loc>\S+?):(?P<line>\d+):(?P<col>\d+)\s*$")
