@@ -72,7 +72,8 @@ def test_success_and_usage_errors_pass_through() -> None:
 
 
 @pytest.mark.parametrize("case", ["requests_plain", "requests_strict", "requests_strict_pretty", "pygments_strict",
-                                  "attrs_pretty_strict_cfg", "flask_pretty_project", "click_clean", "six_clean"])
+                                  "attrs_pretty_strict_cfg", "flask_pretty_project", "click_clean", "six_clean",
+                                  "pygments_strict_thousands", "mypy110_strict_pretty"])
 def test_every_error_is_listed(case: str) -> None:
     raw = raw_lines("mypy", case)
     found = next(m for line in raw if (m := re.match(r"^Found (\d+) errors? in (\d+) files?", line)))
