@@ -6,7 +6,8 @@ ran in), its message, Expected/Received lines and diff, the first frames in the 
 what it printed, capped; a passing file's are counted); coverage threshold verdicts (`Jest: Coverage for lines ...`); one summary line
 `jest: Tests 12 failed, 73 passed, 85 total · Suites 4 failed, 1 passed, 5 total · 3.991 s`;
 the coverage table reduced to totals and the files under the thresholds (see node/coverage.py).
-Dropped (noise): `PASS file` lines, the verbose per-test listing (`✓ name (3 ms)`), code frames,
+Dropped (noise): a matcher line (`expect(received).toBe(expected) // Object.is equality`) that
+repeats the one of the failure just above, `PASS file` lines, the verbose per-test listing (`✓ name (3 ms)`), code frames,
 frames in node_modules and node:internal, the `Summary of all failing tests` repeat, `Ran all
 test suites`, `Snapshots: 0 total`, watch-mode usage. Anything else passes through.
 """
@@ -29,6 +30,7 @@ WATCH_NOISE = re.compile(r"^\s*(?:Determining test suites to run|Watch Usage|›
                          r"No tests found related to files changed)")
 THRESHOLD = re.compile(r"^Jest: .*(?:threshold|Coverage for)")
 CONSOLE_ENTRY = re.compile(r"^\s+console\.(?:log|info|warn|error|debug|trace)\s*$")
+MATCHER = re.compile(r"^\s+expect\((?:received|value)\)[.\w]*\(")
 CONSOLE_MAX = 30  # lines of one Console block
 CONSOLE_ENTRY_MAX = 8  # lines of one console.log
 _NOTHING: tuple[Line, ...] = ()
@@ -39,6 +41,7 @@ class JestFilter(BaseFilter):
         super().__init__(ctx)
         self._file = ""
         self._passed = False  # the file being reported passed
+        self._last_matcher = ""  # the matcher line that opened the last failure's body
         self._console_entries = 0
         self._body: FailureBody | None = None
         self._console = -1  # lines of the current Console block still allowed, -1 outside one
@@ -69,6 +72,11 @@ class JestFilter(BaseFilter):
         if self._console >= 0:
             return self._console_line(text, stream)
         if self._body is not None:
+            if self._body.kept == 0 and text.strip():
+                matcher = text.strip() if MATCHER.match(text) else ""
+                if matcher and matcher == self._last_matcher:
+                    return _NOTHING  # `expect(received).toBe(expected)` as in the failure above
+                self._last_matcher = matcher
             kept = self._body.take(text)
             return (Line(kept, stream),) if kept is not None else _NOTHING
         return self._outside(text, stream)
