@@ -2,6 +2,7 @@
 conversation asks to run one shell command, then ends once the tool's result came back. Speaks the
 Anthropic Messages API (streaming and not), Gemini's generateContent (plain and SSE) and OpenAI's
 Responses API (SSE, as Codex uses it), and records every request body for the test."""
+
 from __future__ import annotations
 
 import json
@@ -41,13 +42,22 @@ class FakeModel:
 
     def call_outputs(self) -> list[str]:
         """The function_call_output texts Codex sent back."""
-        return [str(item.get("output")) for body in self.requests for item in body.get("input", [])
-                if isinstance(item, dict) and item.get("type") == "function_call_output"]
+        return [
+            str(item.get("output"))
+            for body in self.requests
+            for item in body.get("input", [])
+            if isinstance(item, dict) and item.get("type") == "function_call_output"
+        ]
 
     def function_responses(self) -> list[dict[str, Any]]:
         """Gemini's functionResponse parts the host sent back."""
-        return [part["functionResponse"] for body in self.requests for content in body.get("contents", [])
-                for part in content.get("parts", []) if isinstance(part, dict) and "functionResponse" in part]
+        return [
+            part["functionResponse"]
+            for body in self.requests
+            for content in body.get("contents", [])
+            for part in content.get("parts", [])
+            if isinstance(part, dict) and "functionResponse" in part
+        ]
 
     def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """The content blocks to answer with."""
@@ -55,10 +65,17 @@ class FakeModel:
         last = body.get("messages", [{}])[-1]
         content = last.get("content")
         answered = isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+            isinstance(b, dict) and b.get("type") == "tool_result" for b in content
+        )
         if "Bash" in tools and not answered:
-            return [{"type": "tool_use", "id": "toolu_01", "name": "Bash",
-                     "input": {"command": self.command, "description": "run it"}}]
+            return [
+                {
+                    "type": "tool_use",
+                    "id": "toolu_01",
+                    "name": "Bash",
+                    "input": {"command": self.command, "description": "run it"},
+                }
+            ]
         return [{"type": "text", "text": "done"}]
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
@@ -127,14 +144,26 @@ class FakeModel:
                 self.send_response(200)
                 self.send_header("content-type", "text/event-stream")
                 self.end_headers()
-                usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
-                         "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
-                head = {"id": "resp_1", "object": "response", "status": "in_progress", "model": "fake",
-                        "output": []}
+                usage = {
+                    "input_tokens": 10,
+                    "input_tokens_details": {"cached_tokens": 0},
+                    "output_tokens": 5,
+                    "output_tokens_details": {"reasoning_tokens": 0},
+                    "total_tokens": 15,
+                }
+                head = {
+                    "id": "resp_1",
+                    "object": "response",
+                    "status": "in_progress",
+                    "model": "fake",
+                    "output": [],
+                }
                 events: list[dict[str, Any]] = [{"type": "response.created", "response": head}]
                 for i, item in enumerate(items):
-                    events += [{"type": "response.output_item.added", "output_index": i, "item": item},
-                               {"type": "response.output_item.done", "output_index": i, "item": item}]
+                    events += [
+                        {"type": "response.output_item.added", "output_index": i, "item": item},
+                        {"type": "response.output_item.done", "output_index": i, "item": item},
+                    ]
                 done = {**head, "status": "completed", "output": items, "usage": usage}
                 events.append({"type": "response.completed", "response": done})
                 for event in events:
@@ -154,9 +183,16 @@ class FakeModel:
 
 def _message(blocks: list[dict[str, Any]], name: str) -> dict[str, Any]:
     stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
-    return {"id": "msg_01", "type": "message", "role": "assistant", "model": name, "content": blocks,
-            "stop_reason": stop, "stop_sequence": None,
-            "usage": {"input_tokens": 10, "output_tokens": 5}}
+    return {
+        "id": "msg_01",
+        "type": "message",
+        "role": "assistant",
+        "model": name,
+        "content": blocks,
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 5},
+    }
 
 
 def _events(blocks: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
@@ -166,44 +202,72 @@ def _events(blocks: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = [{"type": "message_start", "message": head}]
     for i, block in enumerate(blocks):
         if block["type"] == "text":
-            events += [{"type": "content_block_start", "index": i,
-                        "content_block": {"type": "text", "text": ""}},
-                       {"type": "content_block_delta", "index": i,
-                        "delta": {"type": "text_delta", "text": block["text"]}}]
+            events += [
+                {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}},
+                {
+                    "type": "content_block_delta",
+                    "index": i,
+                    "delta": {"type": "text_delta", "text": block["text"]},
+                },
+            ]
         else:
             start = {**block, "input": {}}
-            events += [{"type": "content_block_start", "index": i, "content_block": start},
-                       {"type": "content_block_delta", "index": i,
-                        "delta": {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}}]
+            events += [
+                {"type": "content_block_start", "index": i, "content_block": start},
+                {
+                    "type": "content_block_delta",
+                    "index": i,
+                    "delta": {"type": "input_json_delta", "partial_json": json.dumps(block["input"])},
+                },
+            ]
         events.append({"type": "content_block_stop", "index": i})
-    events += [{"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                "usage": {"output_tokens": 5}},
-               {"type": "message_stop"}]
+    events += [
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": stop, "stop_sequence": None},
+            "usage": {"output_tokens": 5},
+        },
+        {"type": "message_stop"},
+    ]
     return events
 
 
 def gemini_reply(model: FakeModel, body: dict[str, Any]) -> dict[str, Any]:
     """A functionCall to run_shell_command when the host offers it and has not answered yet."""
-    names = {d.get("name") for tool in body.get("tools", []) if isinstance(tool, dict)
-             for d in tool.get("functionDeclarations", []) if isinstance(d, dict)}
+    names = {
+        d.get("name")
+        for tool in body.get("tools", [])
+        if isinstance(tool, dict)
+        for d in tool.get("functionDeclarations", [])
+        if isinstance(d, dict)
+    }
     contents = body.get("contents", [])
     last = contents[-1].get("parts", []) if contents else []
     answered = any(isinstance(part, dict) and "functionResponse" in part for part in last)
     if "run_shell_command" in names and not answered:
-        parts: list[dict[str, Any]] = [{"functionCall": {"name": "run_shell_command",
-                                                         "args": {"command": model.command}}}]
+        parts: list[dict[str, Any]] = [
+            {"functionCall": {"name": "run_shell_command", "args": {"command": model.command}}}
+        ]
     else:
         parts = [{"text": "done"}]
-    return {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
-            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}}
+    return {
+        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+    }
 
 
 def responses_reply(model: FakeModel, body: dict[str, Any]) -> list[dict[str, Any]]:
     """A call of Codex's shell tool (whichever of its names it offers), then a final message."""
     names = {tool.get("name") for tool in body.get("tools", []) if isinstance(tool, dict)}
     if any(isinstance(i, dict) and i.get("type") == "function_call_output" for i in body.get("input", [])):
-        return [{"type": "message", "role": "assistant", "id": "msg_2",
-                 "content": [{"type": "output_text", "text": "done"}]}]
+        return [
+            {
+                "type": "message",
+                "role": "assistant",
+                "id": "msg_2",
+                "content": [{"type": "output_text", "text": "done"}],
+            }
+        ]
     if "bash" in names:  # Copilot CLI
         name, args = "bash", {"command": model.command, "description": "run it"}
     elif "exec_command" in names:
@@ -212,5 +276,12 @@ def responses_reply(model: FakeModel, body: dict[str, Any]) -> list[dict[str, An
         name, args = "shell_command", {"command": model.command}
     else:
         name, args = "shell", {"command": ["bash", "-lc", model.command]}
-    return [{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": name,
-             "arguments": json.dumps(args)}]
+    return [
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_1",
+            "name": name,
+            "arguments": json.dumps(args),
+        }
+    ]

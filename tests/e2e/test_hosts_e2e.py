@@ -9,6 +9,7 @@ The hosts come from npm; CI installs them with
 (`-p`): a command they would ask about is denied there ("This command requires approval"), which
 is exactly the outcome to compare.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,8 +29,10 @@ CLAUDE = PREFIX / "node_modules" / ".bin" / "claude"
 GEMINI = PREFIX / "node_modules" / ".bin" / "gemini"
 CODEX = PREFIX / "node_modules" / ".bin" / "codex"
 COPILOT = PREFIX / "node_modules" / ".bin" / "copilot"
-INSTALL = (f"npm install --prefix {PREFIX} @anthropic-ai/claude-code @google/gemini-cli @openai/codex "
-           "@github/copilot")
+INSTALL = (
+    f"npm install --prefix {PREFIX} @anthropic-ai/claude-code @google/gemini-cli @openai/codex "
+    "@github/copilot"
+)
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 needs_claude = pytest.mark.skipif(not CLAUDE.exists(), reason=f"Claude Code is not installed: {INSTALL}")
 needs_gemini = pytest.mark.skipif(not GEMINI.exists(), reason=f"Gemini CLI is not installed: {INSTALL}")
@@ -60,19 +63,30 @@ def project(tmp_path: Path, name: str) -> tuple[Path, dict[str, str]]:
     work.mkdir()
     gitconfig = root / "gitconfig"
     gitconfig.write_text("[user]\n\tname = E2E\n\temail = e2e@example.com\n[init]\n\tdefaultBranch = main\n")
-    env = {**os.environ, "HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-           "PATH": os.path.dirname(rtk_executable()[0]) + os.pathsep + os.environ.get("PATH", ""),
-           "GIT_CONFIG_GLOBAL": str(gitconfig), "GIT_CONFIG_NOSYSTEM": "1", "RTK_HOOK_AUDIT": "1",
-           "RTK_AUDIT_DIR": str(root / "audit"), "XDG_DATA_HOME": str(root / "data"),
-           "XDG_CONFIG_HOME": str(root / "config"), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-           "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1", "ANTHROPIC_API_KEY": "sk-ant-e2e"}
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        "PATH": os.path.dirname(rtk_executable()[0]) + os.pathsep + os.environ.get("PATH", ""),
+        "GIT_CONFIG_GLOBAL": str(gitconfig),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "RTK_HOOK_AUDIT": "1",
+        "RTK_AUDIT_DIR": str(root / "audit"),
+        "XDG_DATA_HOME": str(root / "data"),
+        "XDG_CONFIG_HOME": str(root / "config"),
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_TELEMETRY": "1",
+        "ANTHROPIC_API_KEY": "sk-ant-e2e",
+    }
     subprocess.run(["git", "init", "-q"], cwd=work, env=env, check=True)
     (work / "notes.txt").write_text("x\n")
     return root, env
 
 
-def drive(tmp_path: Path, name: str, command: str, mode: str, hook: bool,
-          settings: dict[str, Any] | None = None) -> Run:
+def drive(
+    tmp_path: Path, name: str, command: str, mode: str, hook: bool, settings: dict[str, Any] | None = None
+) -> Run:
     root, env = project(tmp_path, name)
     if hook:
         subprocess.run([*rtk_executable(), "init", "-g"], env=env, check=True, capture_output=True)
@@ -82,15 +96,39 @@ def drive(tmp_path: Path, name: str, command: str, mode: str, hook: bool,
         path.write_text(json.dumps({**doc, **settings}))
     with FakeModel(command) as model:
         env["ANTHROPIC_BASE_URL"] = model.url
-        proc = subprocess.run([str(CLAUDE), "-p", "run the command", "--permission-mode", mode,
-                               "--output-format", "json", "--max-turns", "3"], cwd=root / "work", env=env,
-                              capture_output=True, text=True, timeout=180, check=False)
+        proc = subprocess.run(
+            [
+                str(CLAUDE),
+                "-p",
+                "run the command",
+                "--permission-mode",
+                mode,
+                "--output-format",
+                "json",
+                "--max-turns",
+                "3",
+            ],
+            cwd=root / "work",
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
+        )
         assert proc.returncode == 0, proc.stderr[-2000:]
         results = model.tool_results()
     audit_log = root / "audit" / "hook-audit.log"
-    audit = [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
-    log = subprocess.run(["git", "rev-list", "--all", "--count"], cwd=root / "work", env=env,
-                         capture_output=True, text=True, check=False)
+    audit = (
+        [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
+    )
+    log = subprocess.run(
+        ["git", "rev-list", "--all", "--count"],
+        cwd=root / "work",
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return Run(results[0] if results else None, audit, int(log.stdout.strip() or 0))
 
 
@@ -140,8 +178,15 @@ def test_a_requoted_denied_command_is_left_to_the_host(tmp_path: Path) -> None:
     assert hooked.commits == drive(tmp_path, "raw", probe, "default", hook=False, settings=rules).commits
 
 
-def gemini(tmp_path: Path, name: str, command: str, mode: str, hook: bool, allowed: list[str],
-           allowed_after_init: bool = False) -> tuple[list[dict[str, Any]], list[list[str]]]:
+def gemini(
+    tmp_path: Path,
+    name: str,
+    command: str,
+    mode: str,
+    hook: bool,
+    allowed: list[str],
+    allowed_after_init: bool = False,
+) -> tuple[list[dict[str, Any]], list[list[str]]]:
     """One headless Gemini CLI session: the function responses it sent back, the hook's audit."""
     root, env = project(tmp_path, name)
     settings_path = root / "home" / ".gemini" / "settings.json"
@@ -151,21 +196,40 @@ def gemini(tmp_path: Path, name: str, command: str, mode: str, hook: bool, allow
         settings["tools"] = {"allowed": allowed}
     settings_path.write_text(json.dumps(settings))
     if hook:
-        subprocess.run([*rtk_executable(), "init", "-g", "--agent", "gemini"], env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [*rtk_executable(), "init", "-g", "--agent", "gemini"], env=env, check=True, capture_output=True
+        )
     if allowed and allowed_after_init:
         doc = json.loads(settings_path.read_text())
         settings_path.write_text(json.dumps({**doc, "tools": {"allowed": allowed}}))
     env.update(GEMINI_API_KEY="e2e", GEMINI_CLI_TRUST_WORKSPACE="true")
     with FakeModel(command) as model:
         env["GOOGLE_GEMINI_BASE_URL"] = model.url
-        proc = subprocess.run([str(GEMINI), "-p", "run the command", "--approval-mode", mode, "--output-format",
-                               "json", "--model", "gemini-2.5-flash"], cwd=root / "work", env=env,
-                              capture_output=True, text=True, timeout=300, check=False)
+        proc = subprocess.run(
+            [
+                str(GEMINI),
+                "-p",
+                "run the command",
+                "--approval-mode",
+                mode,
+                "--output-format",
+                "json",
+                "--model",
+                "gemini-2.5-flash",
+            ],
+            cwd=root / "work",
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         assert proc.returncode == 0, proc.stderr[-2000:]
         responses = model.function_responses()
     audit_log = root / "audit" / "hook-audit.log"
-    audit = [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
+    audit = (
+        [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
+    )
     return responses, audit
 
 
@@ -175,8 +239,9 @@ def _output(responses: list[dict[str, Any]]) -> str:
 
 @needs_gemini
 @pytest.mark.parametrize(("mode", "allowed"), [("yolo", []), ("default", ["run_shell_command(git status)"])])
-def test_gemini_runs_the_rewrite_where_it_runs_the_raw_command(tmp_path: Path, mode: str,
-                                                               allowed: list[str]) -> None:
+def test_gemini_runs_the_rewrite_where_it_runs_the_raw_command(
+    tmp_path: Path, mode: str, allowed: list[str]
+) -> None:
     """yolo: everything runs. default with an allow rule: `rtk init` added its rtk-form twin, so the
     rewrite is allowed too."""
     raw, _ = gemini(tmp_path, "raw", "git status", mode, False, allowed)
@@ -191,34 +256,61 @@ def test_gemini_allow_rule_without_twin_keeps_the_raw_command(tmp_path: Path) ->
     """An allow rule for `git status` added after `rtk init`: the rtk form is not covered and Gemini
     would deny it, so the hook gives no opinion and the allowed command runs as it is."""
     allowed = ["run_shell_command(git status)"]
-    hooked, audit = gemini(tmp_path, "hooked", "git status", "default", True, allowed, allowed_after_init=True)
+    hooked, audit = gemini(
+        tmp_path, "hooked", "git status", "default", True, allowed, allowed_after_init=True
+    )
     assert "On branch" in _output(hooked)
     assert audit == [["skip:defer", "git status", ""]]
 
 
-def codex(tmp_path: Path, name: str, command: str, hook: bool, *flags: str) -> tuple[list[str], list[list[str]], int]:
+def codex(
+    tmp_path: Path, name: str, command: str, hook: bool, *flags: str
+) -> tuple[list[str], list[list[str]], int]:
     """One `codex exec` session: the outputs of its shell calls, the hook's audit, commits made."""
     root, env = project(tmp_path, name)
     codex_home = root / "home" / ".codex"
     codex_home.mkdir(parents=True)
     env.update(CODEX_HOME=str(codex_home), FAKE_KEY="e2e")
     if hook:
-        subprocess.run([*rtk_executable(), "init", "-g", "--agent", "codex"], env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [*rtk_executable(), "init", "-g", "--agent", "codex"], env=env, check=True, capture_output=True
+        )
     with FakeModel(command) as model:
         (codex_home / "config.toml").write_text(
             'model = "gpt-5"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "fake"\n'
-            f'base_url = "{model.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_KEY"\n')
+            f'base_url = "{model.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_KEY"\n'
+        )
         # the hook is trusted for this run only (a user approves it once in Codex's /hooks)
-        proc = subprocess.run([str(CODEX), "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
-                               *flags, "run the command"], cwd=root / "work", env=env, capture_output=True,
-                              text=True, timeout=300, check=False)
+        proc = subprocess.run(
+            [
+                str(CODEX),
+                "exec",
+                "--skip-git-repo-check",
+                "--dangerously-bypass-hook-trust",
+                *flags,
+                "run the command",
+            ],
+            cwd=root / "work",
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         assert proc.returncode == 0, proc.stderr[-2000:]
         outputs = model.call_outputs()
     audit_log = root / "audit" / "hook-audit.log"
-    audit = [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
-    log = subprocess.run(["git", "rev-list", "--all", "--count"], cwd=root / "work", env=env,
-                         capture_output=True, text=True, check=False)
+    audit = (
+        [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
+    )
+    log = subprocess.run(
+        ["git", "rev-list", "--all", "--count"],
+        cwd=root / "work",
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return outputs, audit, int(log.stdout.strip() or 0)
 
 
@@ -245,25 +337,47 @@ def test_codex_sandbox_still_governs_the_rewrite(tmp_path: Path, flags: tuple[st
     assert [action for action, *_ in audit] == ["rewrite"]
 
 
-def copilot(tmp_path: Path, name: str, command: str, hook: bool, *flags: str) -> tuple[list[str], list[list[str]], int]:
+def copilot(
+    tmp_path: Path, name: str, command: str, hook: bool, *flags: str
+) -> tuple[list[str], list[list[str]], int]:
     """One `copilot -p` session on a local provider (Copilot's offline BYOK mode)."""
     root, env = project(tmp_path, name)
     env["COPILOT_HOME"] = str(root / "home" / ".copilot")
     if hook:
-        subprocess.run([*rtk_executable(), "init", "-g", "--agent", "copilot"], env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [*rtk_executable(), "init", "-g", "--agent", "copilot"], env=env, check=True, capture_output=True
+        )
     with FakeModel(command) as model:
-        env.update(COPILOT_PROVIDER_BASE_URL=f"{model.url}/v1", COPILOT_PROVIDER_TYPE="openai",
-                   COPILOT_PROVIDER_WIRE_API="responses", COPILOT_PROVIDER_MODEL_ID="gpt-5",
-                   COPILOT_PROVIDER_API_KEY="e2e")
-        proc = subprocess.run([str(COPILOT), "-p", "run the command", *flags], cwd=root / "work", env=env,
-                              capture_output=True, text=True, timeout=300, check=False)
+        env.update(
+            COPILOT_PROVIDER_BASE_URL=f"{model.url}/v1",
+            COPILOT_PROVIDER_TYPE="openai",
+            COPILOT_PROVIDER_WIRE_API="responses",
+            COPILOT_PROVIDER_MODEL_ID="gpt-5",
+            COPILOT_PROVIDER_API_KEY="e2e",
+        )
+        proc = subprocess.run(
+            [str(COPILOT), "-p", "run the command", *flags],
+            cwd=root / "work",
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         assert proc.returncode == 0, proc.stderr[-2000:]
         outputs = model.call_outputs()
     audit_log = root / "audit" / "hook-audit.log"
-    audit = [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
-    log = subprocess.run(["git", "rev-list", "--all", "--count"], cwd=root / "work", env=env,
-                         capture_output=True, text=True, check=False)
+    audit = (
+        [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
+    )
+    log = subprocess.run(
+        ["git", "rev-list", "--all", "--count"],
+        cwd=root / "work",
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return outputs, audit, int(log.stdout.strip() or 0)
 
 
@@ -277,7 +391,9 @@ def test_copilot_read_only_command_is_rewritten_and_runs_without_asking(tmp_path
 
 @needs_copilot
 @pytest.mark.parametrize("flags", [(), ("--allow-all-tools",)])
-def test_copilot_asks_about_the_rtk_form_what_it_asks_about_raw(tmp_path: Path, flags: tuple[str, ...]) -> None:
+def test_copilot_asks_about_the_rtk_form_what_it_asks_about_raw(
+    tmp_path: Path, flags: tuple[str, ...]
+) -> None:
     """Headless without --allow-all-tools a commit is refused ("Permission denied"), raw or
     rewritten; with it, both run."""
     probe = "git commit --allow-empty -m probe"
