@@ -7,10 +7,10 @@ import pytest
 
 from rtk.filters.base import FilterContext, Stream
 from rtk.filters.git import create
-from rtk.filters.git.filter import split_argv
 from rtk.filters.git.caps import CappedList, folder_of
 from rtk.filters.git.common import PassFilter
 from rtk.filters.git.diff import DiffFilter
+from rtk.filters.git.filter import split_argv
 from rtk.filters.git.log import LogFilter, short_date
 from rtk.filters.git.status import StatusFilter
 from rtk.filters.git.write import WriteFilter

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from rtk.filters.registry import classify
 from rtk.filters.base import ANSI_RE, FilterContext, Line, Stream
 from rtk.filters.pytest import create
 from rtk.filters.pytest.filter import PytestFilter
+from rtk.filters.registry import classify
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "pytest"
 SEP = "=" * 30
@@ -270,8 +270,8 @@ def test_each_distinct_warning_message_keeps_its_text_and_location() -> None:
     printed, _ = run(raw_lines("click_warnings_summary_messages"), exit_code=0)
     assert printed[-4:] == [
         "8 warnings: DeprecationWarning x6, UserWarning x2",
-        "  tests/test_utils/test_style.py:77: DeprecationWarning: 256-colour palette indices are deprecated,"
-        " pass an RGB tuple instead (x6)",
+        ("  tests/test_utils/test_style.py:77: DeprecationWarning: 256-colour palette indices are deprecated,"
+         " pass an RGB tuple instead (x6)"),
         "  tests/test_utils/test_style.py:77: UserWarning: RGB colour (0, 0, 0) is close to grey and may be unreadable",
-        "  tests/test_utils/test_style.py:77: UserWarning: RGB colour (255, 255, 255) is close to grey and may be"
-        " unreadable"]
+        ("  tests/test_utils/test_style.py:77: UserWarning: RGB colour (255, 255, 255) is close to grey and may be"
+         " unreadable")]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rtk.filters.registry import classify
 from rtk.filters.base import FilterContext, Line, Stream, strip_ansi
+from rtk.filters.registry import classify
 from rtk.filters.tsc import create
 from rtk.filters.tsc.filter import TscFilter
 from rtk.run.splitter import LineSplitter

@@ -113,7 +113,7 @@ class WriteFilter(BaseFilter):
         return (self._commit, self._summary, self._simple, self._ref, self._file, self._tracking)
 
     def _commit(self, text: str) -> list[str] | None:
-        if (m := COMMIT_RE.match(text)) is None:
+        if COMMIT_RE.match(text) is None:
             return None
         self.commit = (text.strip(), "")
         return []

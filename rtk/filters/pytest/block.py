@@ -279,3 +279,13 @@ class Block:
                 self.elided = self.elided or capture.total > len(capture.lines)
                 out.extend(capture.render())
         return out
+
+
+def own_frame(frames: list[str]) -> list[str]:
+    """The test's own traceback entry: up to and including its first `path:line:` location."""
+    for i, text in enumerate(frames):
+        if (m := p.LOCATION_RE.match(text)) is not None:
+            short_style = (m.group(3) or "").startswith("in ")
+            end = i + 2 if short_style and frames[i + 1:i + 2] and frames[i + 1].startswith("> ") else i + 1
+            return frames[:end]
+    return frames

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
 from rtk.filters.pytest import patterns as p
-from rtk.filters.pytest.block import Block, Caps
+from rtk.filters.pytest.block import Block, Caps, own_frame
 from rtk.filters.pytest.ids import IdResolver
 from rtk.filters.pytest.printed import BARE_RESULT_RE, VERBOSE_PRINT_RE, WORD_CHAR, Printed, leading_results
 from rtk.filters.pytest.tally import SkipGroups, WarningTally, progress_counts, split_stats
@@ -427,12 +427,3 @@ class PytestFilter(BaseFilter):
 def create(ctx: FilterContext) -> PytestFilter:
     return PytestFilter(ctx)
 
-
-def own_frame(frames: list[str]) -> list[str]:
-    """The test's own traceback entry: up to and including its first `path:line:` location."""
-    for i, text in enumerate(frames):
-        if (m := p.LOCATION_RE.match(text)) is not None:
-            short_style = (m.group(3) or "").startswith("in ")
-            end = i + 2 if short_style and frames[i + 1:i + 2] and frames[i + 1].startswith("> ") else i + 1
-            return frames[:end]
-    return frames

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from rtk.filters.tsc import lines as tl
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker
+from rtk.filters.tsc import lines as tl
 from rtk.filters.tsc.report import Diagnostic, Report
 
 HELP_FLAGS = frozenset({"--help", "-h", "-?", "--all"})
