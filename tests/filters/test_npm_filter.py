@@ -174,3 +174,15 @@ def test_a_pnpm_recursive_run_is_demultiplexed_per_package() -> None:
     assert "[packages/getting-started]" in out and "FAIL getting-started ./sum.test.js > adds 1 + 2 to equal 3" in out
     assert "jest: Tests 8 passed, 8 total · Suites 1 passed, 1 total · 1.903 s, estimated 2 s" in out
     assert not any(line.startswith("packages/") for line in out) and filt.failure_seen
+
+
+def test_pnpm_and_yarn_install_lines_of_other_versions() -> None:
+    lines = [" WARN  deprecated request@2.88.2: request has been deprecated, see https://github.com/request/request/issues/3142",
+             " WARN  2 deprecated subdependencies found: har-validator@5.1.5, uuid@3.4.0",
+             "Already up to date", "npm notice New major version of npm available! 10.8.2 -> 11.0.0",
+             "warning \" > react-dom@18.3.1\" has incorrect peer dependency \"react@^18.3.1\".",
+             "Done in 0.8s"]
+    out = replay(create(FilterContext(("pnpm", "install"))), lines, exit_code=0)
+    assert out == [" WARN  2 deprecated subdependencies found: har-validator@5.1.5, uuid@3.4.0", "Already up to date",
+                   "warning \" > react-dom@18.3.1\" has incorrect peer dependency \"react@^18.3.1\".", "Done in 0.8s",
+                   "deprecated: request@2.88.2: request has been deprecated, see https://github.com/request/request/issues/3142"]

@@ -9,7 +9,7 @@ hint), every warning about peer dependencies, every error in full with its hint 
 (`deprecated: glob@7.2.3, 8.1.0: Glob versions prior to v9 are no longer supported`) and
 install scripts that were not run, on one line with their package names.
 Dropped (noise): progress (`Progress: resolved ...`, `[1/4] Resolving packages...`, `+++++`),
-store paths, funding nags, yarn's full dependency tree (`info All dependencies` and its `├─` lines:
+store paths, funding and `npm notice` update nags, yarn's full dependency tree (`info All dependencies` and its `├─` lines:
 counted), `npm ci`'s usage text after its error (elided), timing and `http fetch` lines.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ _NOISE_PATTERNS = (
     r"^success Saved lockfile\.", r"^info Visit https://yarnpkg\.com/", r"^\d+ packages? (?:is|are) looking for funding",
     r"^\s+run `npm fund` for details",
     r"^(?:bun (?:add|install|remove|update) v\d|Resolving dependencies$|Resolved, downloaded and extracted \[\d+\]|Saved lockfile$)", r"^npm (?:http fetch|timing|sill|verb) ",
-    r"^(?:yarn (?:install|add|remove|upgrade|run) v\d)", r"^➤ YN0000: (?:┌|└|│)", r"^Already up to date$",
+    r"^(?:yarn (?:install|add|remove|upgrade|run) v\d)", r"^➤ YN0000: (?:┌|└|│)", r"^npm notice\b",
     r"^npm (?:warn|error) install-scripts\s*$", r"^Downloading \S+ \d",
 )
 NOISE = re.compile("|".join(_NOISE_PATTERNS))
