@@ -1,4 +1,4 @@
-"""go: `go test`, `go build`, `go vet` (and `go run`, `go install`) as go prints them.
+"""go: `go test`, `go build`, `go vet`, `go install` (and `go run` through rtk) as go prints them.
 
 Keeps: every failing test (`--- FAIL: name`) with its output (the first 50 lines and every
 `x_test.go:N:` line; the rest counted and recallable; a passing test's output is
@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
 SERVES = Serves(
     "go",
-    "go test|build|vet|run|install [packages]",
-    (Words(("go",), ("test", "build", "vet", "install")),),
+    "go test|build|vet|install [packages], go run (not routed by hooks)",
+    (Words(("go",), ("test", "build", "vet", "install")),
+     Words(("go",), ("run",), rewrite=False)),  # a program's own output, maybe interactive: never routed
 )
 
 
