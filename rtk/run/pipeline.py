@@ -238,6 +238,8 @@ class OutputPipeline:
         if self._failure_unexplained(exit_code):
             closing = self._raw_tail(exit_code)
             elided = True
+        elif self._summary_only_adds(closing, elided):
+            closing = []  # every line is on the screen already: a summary would only add tokens
         spool_id = self._spool.recall_id if self._spool is not None else None
         if self._holding and not _clearly_smaller(self._held_out + closing + self._hints(elided, spool_id),
                                                   self._held_raw):
@@ -249,6 +251,11 @@ class OutputPipeline:
         self.writer.write(closing + self._hints(elided, recall_id))
         self._store(recall_id, exit_code)
         return Outcome(recall_id, self.filter_error, self.raw_bytes, self.writer.printed_bytes)
+
+    def _summary_only_adds(self, closing: list[Line], elided: bool) -> bool:
+        """Streamed output the filter dropped nothing from, whose closing lines would make it larger."""
+        return (bool(closing) and not self._holding and not elided and self._emitted >= self._raw_lines
+                and self.writer.printed_bytes + _size(closing) > self.raw_bytes)
 
     @property
     def bytes_replaced(self) -> bool:
