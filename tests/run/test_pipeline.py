@@ -185,4 +185,12 @@ def test_an_output_without_a_final_newline_ends_without_one(capfd: pytest.Captur
     run(KeepMatching(), [(b"no newline at the end KEEP", Stream.STDOUT)])
     assert capfd.readouterr().out == "no newline at the end KEEP"
     run(KeepMatching(), [(lines_of(60, keep_every=1) + b"last KEEP", Stream.STDOUT)])
-    assert capfd.readouterr().out.endswith("line 59 KEEP\nlast KEEP\nsummary\n")
+    assert capfd.readouterr().out.endswith("line 59 KEEP\nlast KEEP")
+
+
+def test_a_summary_that_only_adds_to_a_streamed_output_is_left_out(capfd: pytest.CaptureFixture[str]) -> None:
+    raw = lines_of(60, keep_every=1)
+    run(KeepMatching(), [(raw, Stream.STDOUT)])
+    assert capfd.readouterr().out == raw.decode()  # nothing dropped: the summary would make it larger
+    run(KeepMatching(), [(lines_of(60, keep_every=2), Stream.STDOUT)])
+    assert capfd.readouterr().out.endswith("summary\n")  # the filter saved room: its summary stays
