@@ -42,6 +42,7 @@ class JestFilter(BaseFilter):
         self._file = ""
         self._passed = False  # the file being reported passed
         self._last_matcher = ""  # the matcher line that opened the last failure's body
+        self._opening = False  # the failure's first body line is still to come
         self._console_entries = 0
         self._body: FailureBody | None = None
         self._console = -1  # lines of the current Console block still allowed, -1 outside one
@@ -49,6 +50,7 @@ class JestFilter(BaseFilter):
         self._repeat = False
         self._coverage = CoverageTable()
         self._summary: dict[str, str] = {}
+        self._summary_stream = Stream.STDOUT  # where jest printed its own summary
         self._counts = {"passed": 0, "failed": 0}
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
@@ -57,6 +59,7 @@ class JestFilter(BaseFilter):
             self._repeat = False
             self._end_block()
             self._summary[summary["key"]] = summary["value"]
+            self._summary_stream = stream
             return _NOTHING
         if self._repeat:
             return _NOTHING
@@ -72,7 +75,8 @@ class JestFilter(BaseFilter):
         if self._console >= 0:
             return self._console_line(text, stream)
         if self._body is not None:
-            if self._body.kept == 0 and text.strip():
+            if self._opening and text.strip():
+                self._opening = False
                 matcher = text.strip() if MATCHER.match(text) else ""
                 if matcher and matcher == self._last_matcher:
                     return _NOTHING  # `expect(received).toBe(expected)` as in the failure above
@@ -97,7 +101,7 @@ class JestFilter(BaseFilter):
                 out.append(Line(f"console output in {self._file}:" if self._file else "console output:", stream))
             return out
         self.failure_seen = True
-        self._body = FailureBody()
+        self._body, self._opening = FailureBody(), True
         name = f"{self._file} > {title}" if self._file else title
         out.append(Line(f"FAIL {name}", stream))
         return out
@@ -153,7 +157,7 @@ class JestFilter(BaseFilter):
         self.elided = self.elided or cut
         out.extend(Line(text) for text in coverage)
         if self._summary:
-            out.append(Line(self._summary_line()))
+            out.append(Line(self._summary_line(), self._summary_stream))
         return out
 
     def _summary_line(self) -> str:
