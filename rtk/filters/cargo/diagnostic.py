@@ -207,3 +207,21 @@ class Grouper:
             if group.pending:
                 out.extend(group.render())
         return out
+
+    def per_lint(self) -> list[str]:
+        """A passing `cargo test`: one counted line per lint, every distinct message with all its
+        locations (`warning [unexpected_cfgs] x41: unexpected `cfg` condition name: `a` (src/lib.rs:64:13,
+        src/error.rs:28:12); ...`)."""
+        by_lint: dict[tuple[str, str], dict[str, list[str]]] = {}
+        for group in self._groups.values():
+            messages = by_lint.setdefault((group.diag.level, group.lint or group.diag.title), {})
+            for location, title in group.pending:
+                messages.setdefault(title, []).append(location)
+            group.pending = []
+        out = []
+        for (level, lint), messages in by_lint.items():
+            if messages:
+                texts = "; ".join(f"{title} ({', '.join(places)})" for title, places in messages.items())
+                out.append(f"{level} [{lint}] x{sum(map(len, messages.values()))}: {texts}")
+        return out
+

@@ -32,6 +32,8 @@ class CargoFilter(BaseFilter):
         self.tally = Tally()
         self.grouper = Grouper(fold_first=self.sub == "test")
         self.panics = PanicBlocks()
+        self.generated: list[Line] = []
+        self.hold = self.sub == "test"
         self.diag: Diagnostic | None = None
         self.diag_stream = Stream.STDERR
         self.backtrace: Backtrace | None = None
@@ -127,7 +129,8 @@ class CargoFilter(BaseFilter):
 
     def _build_line(self, text: str, stream: Stream) -> list[Line]:
         if L.GENERATED_RE.match(text):  # cargo's own count per target, and its `cargo fix` hint
-            return [*self._flush(stream), Line(text, stream)]
+            self.generated.append(Line(text, stream))
+            return self._flush(stream)
         if L.CARGO_FAILURE_RE.match(text):
             self.failure_seen = True
             return [*self._flush(stream), Line(text, stream)]
@@ -159,7 +162,12 @@ class CargoFilter(BaseFilter):
         return [Line(text, self.diag_stream) for text in kept]
 
     def _flush(self, stream: Stream) -> list[Line]:
-        return [Line(text, stream) for text in self.grouper.flush()]
+        """Repeated lints (and cargo's per-target counts) so far. A `cargo test` that has not
+        failed holds them: if it passes they become one line per lint at the end."""
+        if self.hold and not self.failure_seen:
+            return []
+        generated, self.generated = self.generated, []
+        return [*(Line(text, stream) for text in self.grouper.flush()), *generated]
 
     def _open_block(self, text: str, stream: Stream) -> list[Line]:
         match = L.BLOCK_HEADER_RE.match(text)
@@ -234,7 +242,12 @@ class CargoFilter(BaseFilter):
         out = self._end_diagnostic()
         out.extend(self._close_block(self._end_backtrace(self.test_stream), self.test_stream, notes=True))
         out.extend(self._end_list(self.test_stream))
-        out.extend(self._flush(self.build_stream))
+        if self.hold and not self.failure_seen and exit_code == 0:
+            out.extend(Line(text, self.build_stream) for text in self.grouper.per_lint())
+            self.elided |= bool(self.generated)
+        else:
+            self.hold = False
+            out.extend(self._flush(self.build_stream))
         if self.mode == PROGRAM:
             self.failure_seen |= exit_code != 0
         elif self.tally.results:
