@@ -3,8 +3,10 @@
 A block is held until it ends (at most MAX_HELD lines, then it streams), so that
 - a panic repeated inside one block (quickcheck shrinking, a retry loop) is printed once with a
   count: `(the same panic 3 more times)`;
-- a block whose panics were all printed for an earlier test is not printed again: its test is
-  named on one line when the blocks end, `same panic as a::b in 12 more tests: c, d, ...`.
+- a block whose first panic (the root cause: location and message) was printed for an earlier
+  test is not printed again: its test is named on one line when the blocks end, `same panic as
+  a::b in 12 more tests: c, d, ...` (what else it printed, a property test's arguments, is
+  in the recall store).
 A panic is its `panicked at file:line:col:` line and message; the backtrace under a repeat goes
 (it is the same code path; the recall store keeps it).
 """
@@ -93,7 +95,7 @@ class PanicBlocks:
             if seen[head]:
                 at = _last_index_of_head(folded, head)
                 folded.insert(at, f"(the same panic {seen[head]} more time{'s' if seen[head] > 1 else ''})")
-        return folded, tuple(order)
+        return folded, tuple(order[:1])
 
     def notes(self) -> list[str]:
         """One line per panic that repeated across tests, once the blocks have ended."""
