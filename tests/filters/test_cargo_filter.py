@@ -263,3 +263,17 @@ def test_a_failing_cargo_test_prints_its_held_warnings_with_their_places() -> No
     printed += texts([list(filt.finish(101))])
     assert "warning: unexpected `cfg` condition name: `crossbeam_sanitize` [unexpected_cfgs] (x2):" \
         " tests/tick.rs:133:11, tests/tick.rs:258:11" in printed
+
+
+def test_the_same_panic_in_many_tests_is_shown_once_and_the_other_tests_named() -> None:
+    filt = make("cargo test")
+    lines = raw_lines("memchr_same_panic_many_tests")
+    printed = texts(feed_all(filt, lines, Stream.STDOUT)) + texts([list(filt.finish(101))])
+    failing = [text.strip() for text in lines[lines.index("failures:", 200) + 1:] if text.startswith("    ")]
+    assert len(failing) == 16
+    headers = [text for text in printed if text.startswith("---- ")]
+    assert headers == [f"---- {failing[0]} stdout ----"]
+    same = next(text for text in printed if text.startswith("same panic as "))
+    assert same == f"same panic as {failing[0]} in 15 more tests: {', '.join(failing[1:])}"
+    assert "(the same panic 3 more times)" in printed  # quickcheck shrinking: one panic, counted
+    assert filt.elided and filt.failure_seen
