@@ -58,13 +58,14 @@ def run_test(spec: FilterDef, test: InlineTest) -> Outcome:
 
 
 def _content_size(spec: FilterDef, output: str) -> int:
-    """Bytes of what the filter kept: its markers, summary, on_empty and match_output messages do
-    not count (the pipeline allows a filter those few closing lines)."""
+    """Bytes of what the filter kept: its markers, repeated headings, summary, on_empty and
+    match_output messages do not count (the pipeline allows a filter those few closing lines)."""
     rule_sets = [r for r in (spec.rules, spec.failure) if r is not None]
     added = {r.summary for r in rule_sets if r.summary} | {r.on_empty for r in rule_sets if r.on_empty}
     added |= {rule.message for r in rule_sets for rule in r.match_output}
     return sum(len(line) + 1 for line in output.split("\n")
-               if not _OUR_MARKER.match(line) and not any(line.startswith(a.split("{")[0]) for a in added))
+               if not _OUR_MARKER.match(line) and not line.endswith(" (continued)")
+               and not any(line.startswith(a.split("{")[0]) for a in added))
 
 
 def check_properties(spec: FilterDef) -> list[Outcome]:

@@ -15,7 +15,7 @@ from rtk.filters.base import strip_ansi
 
 from .pattern import LINE_CAP
 from .rules import Rules, Section
-from .stages import Collapse, Grouper, Window, lines_marker
+from .stages import Collapse, Grouper, HeadingRepeater, Window, lines_marker
 
 
 class RulePipeline:
@@ -31,9 +31,11 @@ class RulePipeline:
         self.printed = False
         self.collapse = Collapse(rules.collapse, rules.collapse_min) if rules.collapse is not None else None
         self.group = Grouper(rules.group) if rules.group is not None else None
+        self.headings = HeadingRepeater(rules.headings) if rules.headings is not None else None
         window = (rules.head, rules.tail, rules.max_lines)
         self.window = Window(*window) if window != (None, None, None) else None
-        self.plain = self.collapse is None and self.group is None and self.window is None
+        self._chain = (self.collapse, self.group, self.headings, self.window)
+        self.plain = all(stage is None for stage in self._chain)
         starts = [section.start.pattern for section in rules.sections]
         self.any_start = re.compile("|".join(f"(?:{p})" for p in starts)).search if starts else None
         self.feed = self._fast_feed()  # type: ignore[method-assign,assignment]
@@ -41,7 +43,7 @@ class RulePipeline:
     @property
     def elided(self) -> bool:
         return self.truncated or any(stage is not None and stage.elided
-                                     for stage in (self.collapse, self.group, self.window))
+                                     for stage in self._chain)
 
     def prepare(self, text: str) -> str:
         """strip_ansi and replace: what match_output and the counters see."""
@@ -79,7 +81,8 @@ class RulePipeline:
         keep = rules.keep_only.search if rules.keep_only is not None else None
         limit = rules.truncate_at
         stages = self._stages
-        if self.collapse is None and self.group is None and self.window is not None and limit is None:
+        if self.collapse is None and self.group is None and self.headings is None and self.window is not None \
+                and limit is None:
             stages = self.window.feed  # type: ignore[assignment]
         plain = self.plain and limit is None
         prepare = self._replace
@@ -139,7 +142,7 @@ class RulePipeline:
             self.printed = self.printed or bool(text.strip())
             return [text]
         out = [text]
-        for stage in (self.collapse, self.group, self.window):
+        for stage in self._chain:
             if stage is not None:
                 out = [kept for line in out for kept in stage.feed(line)]
         self.printed = self.printed or any(line.strip() for line in out)
@@ -194,7 +197,7 @@ class RulePipeline:
 
     def finish(self) -> list[str]:
         out = self._close() if self.section is not None else []
-        for stage in (self.collapse, self.group, self.window):
+        for stage in self._chain:
             if stage is None:
                 continue
             out = [kept for line in out for kept in stage.feed(line)] + stage.finish()

@@ -52,6 +52,12 @@ class Group:
 
 
 @dataclass(frozen=True)
+class Headings:
+    pattern: re.Pattern[str]
+    every: int
+
+
+@dataclass(frozen=True)
 class Counter:
     pattern: re.Pattern[str]
     sum_group: str | None
@@ -73,6 +79,7 @@ class Rules:
     collapse: tuple[re.Pattern[str], ...] | None = None
     collapse_min: int = 2
     group: Group | None = None
+    headings: Headings | None = None
     sections: tuple[Section, ...] = ()
     counters: dict[str, Counter] = field(default_factory=dict)
     summary: str | None = None
@@ -112,6 +119,7 @@ def _compile(table: dict[str, Any], where: str) -> Rules:
         collapse=_collapse(get("collapse"), where),
         collapse_min=min(int((get("collapse") or {}).get("min_count", 2) or 2), MAX_HELD),
         group=_group(get("group"), where),
+        headings=_headings(get("headings"), where),
         sections=tuple(_section(s, f"{where}.sections[{i}]") for i, s in enumerate(get("sections") or [])),
         counters=counters,
         summary=_summary(get("summary"), counters, where),
@@ -175,6 +183,14 @@ def _group(table: object, where: str) -> Group | None:
     return Group(pattern, min(max(2, int(checked.get("max_items", 20))), MAX_HELD),  # type: ignore[call-overload]
                  min(max(1, int(checked.get("max_groups", 200))), MAX_HELD),  # type: ignore[call-overload]
                  int(checked.get("repeat_key_every", 50)))  # type: ignore[call-overload]
+
+
+def _headings(table: object, where: str) -> Headings | None:
+    if table is None:
+        return None
+    checked = check_table(table, TABLE_FIELDS["headings"], f"{where}.headings", ("pattern",))
+    every = max(1, int(checked.get("every", 50)))  # type: ignore[call-overload]
+    return Headings(compile_pattern(str(checked["pattern"]), f"{where}.headings.pattern"), every)
 
 
 def _section(table: object, where: str) -> Section:

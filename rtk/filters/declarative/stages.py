@@ -11,7 +11,7 @@ from collections import deque
 
 from rtk.filters.base import elision_marker
 
-from .rules import Group
+from .rules import Group, Headings
 
 
 def lines_marker(count: int) -> str:
@@ -104,6 +104,34 @@ class Collapse:
             return run
         self.elided = self.elided or self.varied
         return [f"{run[0]} [x{count}]"]
+
+
+class HeadingRepeater:
+    """A heading line (a file name above its findings) is printed again, `(continued)`, after
+    every `every` lines under it, so a reader of any stretch of the output knows whose lines
+    they are."""
+
+    def __init__(self, spec: Headings) -> None:
+        self.pattern = spec.pattern
+        self.every = spec.every
+        self.current: str | None = None
+        self.under = 0
+        self.elided = False
+
+    def feed(self, line: str) -> list[str]:
+        if self.pattern.search(line[:4096]):
+            self.current, self.under = line, 0
+            return [line]
+        if self.current is None:
+            return [line]
+        self.under += 1
+        if self.under > self.every:
+            self.under = 1
+            return [f"{self.current} (continued)", line]
+        return [line]
+
+    def finish(self) -> list[str]:
+        return []
 
 
 class _Bucket:

@@ -109,3 +109,10 @@ def test_with_recall_off_nothing_is_elided() -> None:
     spec = one('max_lines = 1\ntruncate_lines_at = 5\nstrip_lines_matching = ["^x"]\n')
     out, engine = run(spec, ["x noise", "a long line", "b"], recall=False)
     assert out == ["a long line", "b"] and not engine.elided
+
+
+def test_headings_are_repeated_under_long_runs() -> None:
+    spec = one('headings = { pattern = "^\\\\S", every = 2 }\n')
+    out, engine = run(spec, ["a.yml", "  1", "  2", "  3", "b.yml", "  4"])
+    assert out == ["a.yml", "  1", "  2", "a.yml (continued)", "  3", "b.yml", "  4"]
+    assert not engine.elided
