@@ -34,7 +34,8 @@ SGR_RE = re.compile(r"\x1b\[[0-9;:]*m")
 # three digits, a run of punctuation, a run of spaces; each piece is at least one token.
 TOKEN_PIECE_RE = re.compile(r" ?[^\W\d_]+| ?\d{1,3}| ?[^\w\s]+|\s+")
 TOKEN_MARGIN = 3  # estimated tokens the filtered form must save to be printed instead of raw
-TAIL_HEADER_BYTES = 80  # room for the raw tail's header line when the tail is cut to size
+TAIL_HEADER_BYTES, TAIL_HEADER_TOKENS = 80, 24  # room for the raw tail's header when it is cut to size
+SAVED_BYTES_PER_TOKEN = 8  # what the filter dropped, counted in tokens at its densest plausible
 
 
 class Writer:
@@ -288,14 +289,31 @@ class OutputPipeline:
         recent = [text for text in (strip_ansi(t).rstrip() for t in self._tail) if text]
         tail = [text for text in recent if text not in shown]
         if not self._holding:  # printed already: the tail may only use what the filter saved
-            hint = len(recall_hint(self._spool.recall_id)) + 1 if self._spool is not None else 0
-            tail = _fit(tail, self.raw_bytes - self.writer.printed_bytes - TAIL_HEADER_BYTES - hint)
+            tail = self._fit(tail)
         if not tail:
             return []  # the end of the output is on the screen already, or there is no room
         header = f"[rtk: exit code {exit_code}; last {len(tail)} lines of raw output"
         left_out = len(recent) - len(tail)
         header += f" ({left_out} already shown or cut):]" if left_out else ":]"
         return [Line(header, Stream.STDOUT), *(Line(text, Stream.STDOUT) for text in tail)]
+
+    def _fit(self, tail: list[str]) -> list[str]:
+        """The last lines of `tail` that fit in what the filter saved.
+
+        The tail lines were dropped, so printing them again costs what they cost in the raw; the
+        header and the hint must be paid for by what stays dropped. That is known in bytes only,
+        and may be dense (rulers, padding): it is counted as one token per SAVED_BYTES_PER_TOKEN."""
+        hint = [Line(recall_hint(self._spool.recall_id))] if self._spool is not None else []
+        extra_bytes = TAIL_HEADER_BYTES + _size(hint)
+        extra_tokens = TAIL_HEADER_TOKENS + estimate_tokens(hint)
+        left = self.raw_bytes - self.writer.printed_bytes  # what stays dropped
+        kept: list[str] = []
+        for text in reversed(tail):
+            left -= len(text.encode("utf-8", "replace")) + 1
+            if left < extra_bytes or left // SAVED_BYTES_PER_TOKEN < extra_tokens:
+                break
+            kept.append(text)
+        return kept[::-1]
 
     def _store(self, recall_id: str | None, exit_code: int) -> None:
         if self._spool is None:
@@ -325,17 +343,6 @@ def _clearly_smaller(filtered: list[Line], raw: list[Line]) -> bool:
     raw_tokens = estimate_tokens(raw)
     margin = TOKEN_MARGIN + raw_tokens // 100
     return _size(filtered) < _size(raw) and estimate_tokens(filtered) + margin <= raw_tokens
-
-
-def _fit(tail: list[str], budget: int) -> list[str]:
-    """The last lines of `tail` whose size stays within `budget` bytes."""
-    kept: list[str] = []
-    for text in reversed(tail):
-        budget -= len(text.encode("utf-8", "replace")) + 1
-        if budget < 0:
-            break
-        kept.append(text)
-    return kept[::-1]
 
 
 class PassthroughPipeline:
