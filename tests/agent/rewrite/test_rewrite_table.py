@@ -255,7 +255,7 @@ AGENT_COMMANDS = [
     (". venv/bin/activate && pytest", ". venv/bin/activate && rtk pytest", 3),
     ("ls -la", "rtk ls -la", 3),
     ("make test", "rtk make test", 3),
-    ("npm install", "", 1),
+    ("npm install", "rtk npm install", 3),  # the npm filter (issue 19)
     ("", "", 1),
     ("   ", "", 1),
     # absolute paths, toolchains, launchers
@@ -282,7 +282,7 @@ AGENT_COMMANDS = [
     ("yarn typecheck", "rtk yarn typecheck", 3),
     ("npm run typecheck", "rtk npm run typecheck", 3),
     ("bunx tsc", "rtk bunx tsc", 3),
-    ("npm test", "", 1),
+    ("npm test", "rtk npm test", 3),  # served by the filter of the tool the script runs
     # idempotency and mixed input
     ("rtk cargo test && rtk git status", "rtk cargo test && rtk git status", 3),
     ("RUST_BACKTRACE=1 rtk cargo test", "RUST_BACKTRACE=1 rtk cargo test", 3),
