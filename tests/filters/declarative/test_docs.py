@@ -33,7 +33,7 @@ def test_the_builtin_filters_pass_verify() -> None:
 
     found = load_all(part_files("built-in"))
     assert not found.errors and not found.orphans
-    assert {s.name for s in found.filters} >= {"apt-get", "gcc", "markdownlint", "mvn", "pre-commit", "ps", "psql", "shellcheck", "tox", "yamllint"}
+    assert {s.name for s in found.filters} >= {"ansible-lint", "apt-get", "gcc", "markdownlint", "mvn", "pre-commit", "ps", "psql", "shellcheck", "tox", "yamllint"}
     for spec in found.filters:
         assert spec.tests, f"{spec.name} has no inline tests"
         outcomes = [run_test(spec, t) for t in spec.tests] + check_properties(spec)
