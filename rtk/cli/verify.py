@@ -21,6 +21,7 @@ Exit codes: 0 everything passed; 1 a test, a check or a filter file failed; 2 us
 @click.pass_context
 def verify_cmd(ctx: click.Context, only: str | None, require_all: bool) -> None:
     """Run the TOML filters' inline tests (built-in, user, trusted project)."""
+    from rtk.filters.base import plural
     from rtk.filters.declarative.report import verify
 
     report = verify(only)
@@ -42,6 +43,6 @@ def verify_cmd(ctx: click.Context, only: str | None, require_all: bool) -> None:
         click.echo(f"rtk: note: {line}", err=True)
     total = sum(len(o) for _, o in report.rows)
     passed = sum(x.passed for _, o in report.rows for x in o)
-    click.echo(f"{passed}/{total} checks passed, {len(report.rows)} filters"
-               + (f", {len(report.errors)} load errors" if report.errors else ""))
+    click.echo(f"{passed}/{total} checks passed, {plural(len(report.rows), 'filter')}"
+               + (f", {plural(len(report.errors), 'load error')}" if report.errors else ""))
     ctx.exit(1 if failed else 0)
