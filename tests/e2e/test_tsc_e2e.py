@@ -139,14 +139,14 @@ def test_watch_cycles_are_reported_while_tsc_keeps_running(project: Path) -> Non
     try:
         first = read_until(lines, "tsc: ", 120)
         assert first[-1] == "tsc: 5 errors in 2 files (TS2322 x2, TS2554 x1, TS2345 x1, TS7006 x1); " \
-                            "watching for file changes"
+                            "Found 5 errors. Watching for file changes."
         assert "  L4:23 TS2554 Expected 1 arguments, but got 2." in first
         (project / SRC / "main.ts").write_text('import { area } from "./shapes";\n'
                                                'console.log(area({ kind: "square", size: 2 }));\n')
         second = read_until(lines, "tsc: ", 120)
         assert len(second) == 3 and second[0] == f"{SRC}/shapes.ts"
         assert second[1].startswith("  L7:30 TS2322 Type '\"triangle\"' is not assignable to type ")
-        assert second[2] == "tsc: 1 error in 1 file (TS2322 x1); watching for file changes"
+        assert second[2] == "tsc: 1 error in 1 file (TS2322 x1); Found 1 error. Watching for file changes."
         assert stop_like_ctrl_c(proc) == 130
         assert read_until(lines, "tsc: ", 30) == ["tsc: watch stopped (exit 130)"]
     finally:
