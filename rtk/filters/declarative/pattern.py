@@ -21,6 +21,9 @@ _POSIX_RE = re.compile(r"\[:(\^?)(" + "|".join(_POSIX) + r"):\]")
 _NAMED_RE = re.compile(r"\(\?<(?![=!])")
 _Z_RE = re.compile(r"(?<!\\)((?:\\\\)*)\\z")
 _FLAGS_RE = re.compile(r"\(\?([imsx]+)\)")
+_DISJOINT_PAIRS = (r"\\s", r"\\S"), (r"\\d", r"\\D"), (r"\\w", r"\\W"), (r"\\s", r"\\w"), (r"\[ \\t\]", r"\\S"), (" ", r"\\S")
+_DISJOINT_RUNS = re.compile(r"\((?:\?:)?(?:" + "|".join(f"{a}[+*]{b}|{b}[+*]{a}" for a, b in _DISJOINT_PAIRS)
+                            + r")\+\)")
 _BOUNDS_RE = re.compile(r"\{(\d*)(,)?(\d*)\}")
 _REPL_RE = re.compile(r"\$(?:\$|\{([^}]*)\}|([0-9A-Za-z_]+))")
 
@@ -73,8 +76,11 @@ def _enclosing_end(pattern: str, i: int) -> int:
 
 
 def _nested_quantifier(pattern: str) -> bool:
-    """True for a quantified group that holds a quantifier: `(a+)+`, `(\\w*x)*`, `(a|b+){2,}`."""
-    stack: list[bool] = []
+    """True for a quantified group that holds a quantifier: `(a+)+`, `(\\w*x)*`, `(a|b+){2,}`.
+
+    Spared: a group of two runs of disjoint classes, `(?:\\s+\\S+)*` (a word list, as upstream's
+    mvn-test filter writes it): each character has one way to match, so it cannot backtrack."""
+    stack: list[tuple[int, bool]] = []
     i = 0
     while i < len(pattern):
         char = pattern[i]
@@ -85,15 +91,16 @@ def _nested_quantifier(pattern: str) -> bool:
             i = _class_end(pattern, i)
             continue
         if char == "(":
-            stack.append(False)
+            stack.append((i, False))
         elif char == ")" and stack:
-            inner = stack.pop()
-            if inner and _repeats(pattern, i + 1):
+            start, inner = stack.pop()
+            repeated = _repeats(pattern, i + 1)
+            if inner and repeated and not _DISJOINT_RUNS.match(pattern, start, i + 1):
                 return True
             if stack:
-                stack[-1] = stack[-1] or inner or _repeats(pattern, i + 1)
+                stack[-1] = (stack[-1][0], stack[-1][1] or inner or repeated)
         elif char in "*+{" and stack and _repeats(pattern, i):
-            stack[-1] = True
+            stack[-1] = (stack[-1][0], True)
         i += 1
     return False
 

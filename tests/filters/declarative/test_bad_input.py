@@ -52,9 +52,10 @@ def test_regexes_never_see_more_than_the_line_cap() -> None:
 
 
 def test_the_nested_quantifier_guard_spares_ordinary_patterns() -> None:
-    for ok in ("^(ab)+$", r"^\s*(\d{2})+", r"^(foo|bar)\s+\w+", r"(a{2})+"):
+    for ok in ("^(ab)+$", r"^\s*(\d{2})+", r"^(foo|bar)\s+\w+", r"(a{2})+",
+               r"^mvn(?:\s+\S+)*\s+test\b", r"(\S+\s+)*x"):  # runs of disjoint classes: one way each
         compile_pattern(ok, "t")
-    for bad in ("(a+)+", r"(\w*x)*", "(a|b+){2,}", r"(a{1,3})+"):
+    for bad in ("(a+)+", r"(\w*x)*", "(a|b+){2,}", r"(a{1,3})+", r"(\w+\s*)*", r"(\s*\S*)*"):
         with pytest.raises(PatternError):
             compile_pattern(bad, "t")
     assert pattern.translate("(?i)x") == "(?i)x"
