@@ -97,3 +97,8 @@ def test_testify_panic_stack_loses_its_standard_library_frames() -> None:
     assert not any("runtime/debug.Stack()" in line or "testing.tRunner(" in line for line in block)
     assert any(line.endswith("/testify/mock/mock.go:996 +0x45") for line in block)
     assert any(line.endswith("... 4 standard library and dependency frames") for line in block)
+
+
+def test_progress_counts_packages_and_tests() -> None:
+    filt, _ = run("test_gopath_many_packages")
+    assert filt.progress() == {"ok": 69, "FAIL": 7, "failed": 6}

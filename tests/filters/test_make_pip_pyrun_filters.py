@@ -90,3 +90,9 @@ def test_make_keeps_every_diagnostic_and_failure_line(case: str) -> None:
     wanted = [line.rstrip() for line in raw if re.match(r"^\S+:\d+:\d+: (?:fatal )?(?:warning|error|note)", line)
               or re.match(r"^\S*make(?:\[\d+\])?: \*\*\*|^FAILED: ", line)]
     assert [line for line in out if line in set(wanted)] == wanted
+
+
+def test_progress_counts_for_the_status_line() -> None:
+    filt = make_filter(FilterContext(("make", "-k")))
+    replay(filt, raw_lines("make", "lua_keep_going"), 2)
+    assert filt.progress() == {"commands": 34, "warnings": 3, "errors": 1}

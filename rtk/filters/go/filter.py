@@ -1,7 +1,7 @@
 """go's plain output read line by line: tests, packages, panics, diagnostics."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
 from rtk.filters.go import lines as gl
@@ -158,6 +158,11 @@ class GoFilter(BaseFilter):
         if summary := self._summary():
             out.append(summary)
         return [Line(t, self._stream) for t in out]
+
+    def progress(self) -> Mapping[str, int]:
+        counts = {"ok": self._packages["ok"], "FAIL": self._packages["FAIL"]}
+        counts.update((k, n) for k, n in self._tests.items() if n)
+        return counts
 
     def _summary(self) -> str:
         pk, tests = self._packages, self._tests

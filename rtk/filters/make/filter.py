@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 
@@ -60,6 +60,9 @@ class MakeFilter(BaseFilter):
         elif kind == "error":
             self._errors += 1
             self.failure_seen = True
+
+    def progress(self) -> Mapping[str, int]:
+        return {"commands": self._commands, "warnings": self._warnings, "errors": self._errors}
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         parts = [f"{self._commands} command lines" if self._commands else "",

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 from rtk.filters.mypy import lines as ml
@@ -68,6 +68,9 @@ class MypyFilter(BaseFilter):
 
     def _flush(self) -> list[Line]:
         return [Line(t, self._stream) for t in self._report.flush()]
+
+    def progress(self) -> Mapping[str, int]:
+        return {"errors": self._report.errors}
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._flush()

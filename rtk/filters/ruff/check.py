@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream
 from rtk.filters.ruff import lines as rl
@@ -107,6 +107,9 @@ class CheckFilter(BaseFilter):
 
     def _flush(self, stream: Stream | None = None) -> list[Line]:
         return [Line(t, stream or self._stream) for t in self._report.flush()]
+
+    def progress(self) -> Mapping[str, int]:
+        return {"findings": self._report.total}
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out: list[Line] = []
