@@ -186,3 +186,18 @@ def test_pnpm_and_yarn_install_lines_of_other_versions() -> None:
     assert out == [" WARN  2 deprecated subdependencies found: har-validator@5.1.5, uuid@3.4.0", "Already up to date",
                    "warning \" > react-dom@18.3.1\" has incorrect peer dependency \"react@^18.3.1\".", "Done in 0.8s",
                    "deprecated: request@2.88.2: request has been deprecated, see https://github.com/request/request/issues/3142"]
+
+
+def test_eresolve_warnings_become_one_line_each_and_errors_are_explained() -> None:
+    filt = create(FilterContext(("npm", "install", "--force")))
+    out = replay(filt, raw_lines("npm", "install_force_peer_override"), exit_code=0)
+    assert out == ["npm warn using --force Recommended protections disabled.",
+                   ('peer conflict (overridden): @testing-library/react@16.1.0 wants react@"^18.0.0 || ^19.0.0", '
+                    "found react@17.0.2"),
+                   'peer conflict (overridden): react-dom@18.3.1 wants react@"^18.3.1", found react@17.0.2',
+                   "added 21 packages in 2s"]
+    assert filt.elided
+    out = replay(create(FilterContext(("npm", "install"))), raw_lines("npm", "install_eresolve"))
+    at = out.index('peer conflict: react-dom@18.3.1 wants react@"^18.3.1", found react@17.0.2')
+    assert out[at - 1].startswith("npm error Fix the upstream dependency conflict")
+    assert out[at + 1] == "npm error For a full report see:"

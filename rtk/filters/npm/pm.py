@@ -4,7 +4,8 @@ Kept: the result lines (`added 60 packages in 4s`, `up to date, audited 61 packa
 `Packages: +77` and `+ express 4.21.2`, yarn's `success Saved 85 new dependencies.` and its direct
 dependencies, bun's `installed express@4.21.2` and `75 packages installed`), the audit verdict
 (`found 0 vulnerabilities`, `7 vulnerabilities (2 moderate, 5 high)` and its `npm audit fix`
-hint), every warning about peer dependencies, every error in full with its hint (`npm error`,
+hint), every warning about peer dependencies (npm's ERESOLVE blocks in one line each, see
+peers.py), every error in full with its hint (`npm error`,
 `ERR_PNPM_*` blocks, yarn `error`, bun `error:`); deprecations grouped by package on one line each
 (`deprecated: glob@7.2.3, 8.1.0: Glob versions prior to v9 are no longer supported`) and
 install scripts that were not run, on one line with their package names.
@@ -18,6 +19,7 @@ import re
 from collections.abc import Iterable
 
 from rtk.filters.base import Line, Stream
+from rtk.filters.npm.peers import START, PeerConflict
 
 _NOISE_PATTERNS = (
     r"^Progress: resolved \d+", r"^Packages are (?:hard linked|copied|cloned)", r"^\s+Content-addressable store is at:",
@@ -57,6 +59,7 @@ class PackageManagerOutput:
         self._in_tree = False
         self._in_usage = False
         self._usage_next = False
+        self._peer: PeerConflict | None = None
         self._said = False
 
     def feed(self, text: str, stream: Stream) -> Iterable[Line]:
@@ -71,11 +74,36 @@ class PackageManagerOutput:
             return _NOTHING
         if self._install_scripts(text):
             return _NOTHING
+        if self._peer is not None or START.match(text):
+            return self._peer_line(text, stream)
         if (dep := DEPRECATED.match(text)) is not None and DEPRECATED_HINT.search(text):
             key = (dep["pkg"], dep["message"].strip())
             self._deprecations.setdefault(key, []).append(dep["version"])
             return _NOTHING
         return self._error_or_other(text, stream)
+
+    def _peer_line(self, text: str, stream: Stream) -> list[Line]:
+        """An ERESOLVE block: a warning becomes one line, an error is kept and explained."""
+        if self._peer is not None and self._peer.read(text):
+            error = self._peer.error
+            return [Line(text, stream)] if error and text.strip() not in ("npm error", "npm ERR!") else []
+        out = self._close_peer(stream)
+        if (start := START.match(text)) is not None:
+            self._peer = PeerConflict(start["level"])
+            self._peer.read(text)
+            self.failure_seen = self.failure_seen or self._peer.error
+            out.extend([Line(text, stream)] if self._peer.error else [])
+            return out
+        out.extend(self._error_or_other(text, stream))
+        return out
+
+    def _close_peer(self, stream: Stream = Stream.STDOUT) -> list[Line]:
+        peer, self._peer = self._peer, None
+        if peer is None:
+            return []
+        if not peer.error:
+            self.elided = True
+        return [Line(peer.explained(), stream)]
 
     def _install_scripts(self, text: str) -> bool:
         if SCRIPTS_HEAD.match(text):
@@ -113,7 +141,7 @@ class PackageManagerOutput:
         return (Line(text, stream),)
 
     def summary(self) -> list[Line]:
-        out = []
+        out = self._close_peer()
         for (pkg, message), versions in self._deprecations.items():
             out.append(Line(f"deprecated: {pkg}@{', '.join(dict.fromkeys(versions))}: {message}"))
         if self._scripts:
