@@ -136,7 +136,7 @@ class RulePipeline:
     def _stages(self, text: str) -> list[str]:
         limit = self.rules.truncate_at
         if limit is not None and len(text) > limit:
-            text = text[:limit - 3] + "..."
+            text = text[:max(limit - 3, 0)] + "..."  # the Rust rtk's cut: N characters, "..." included
             self.truncated = True
         if self.plain:
             self.printed = self.printed or bool(text.strip())

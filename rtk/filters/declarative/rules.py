@@ -131,8 +131,8 @@ def _capped(value: int | None) -> int | None:
 
 
 def _positive(value: object, where: str) -> int | None:
-    if value is not None and value < 4:  # type: ignore[operator]
-        raise SpecError(f"{where}: must be at least 4")
+    if value is not None and value < 1:  # type: ignore[operator]
+        raise SpecError(f"{where}: must be at least 1")
     return value  # type: ignore[return-value]
 
 
