@@ -38,7 +38,8 @@ _FOOTER_PATTERNS = (
      r"errno |Exit status|Failed at the|This is probably not a problem|A complete log of this run)"),
     r"^error Command failed with exit code \d+\.$", r"^info Visit https://yarnpkg\.com/en/docs/cli/run",
     r"^yarn run v\d", r"^Done in [\d.]+m?s\.$", r"^error: script \"[^\"]+\" exited with code \d+",
-    r"^\s*\[?ELIFECYCLE\]?\s+(?:Test|Command) failed\. See above", r"^\s*ELIFECYCLE\s+Test failed", r"^\s*ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL", r"^npm warn Unknown (?:env|project|user) config",
+    r"^\s*\[?ELIFECYCLE\]?\s+(?:Test|Command) failed\. See above", r"^\s*ELIFECYCLE\s+Test failed",
+    r"^\s*ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL", r"^npm warn Unknown (?:env|project|user) config",
 )
 FOOTER = re.compile("|".join(_FOOTER_PATTERNS))
 WORKSPACE_FLAGS = frozenset({"--workspaces", "--ws", "-ws", "-w", "--workspace", "-r", "--recursive", "--filter",
@@ -63,8 +64,7 @@ class ScriptFilter(BaseFilter):
         self._workspaces = any(word in WORKSPACE_FLAGS or word.startswith(("--workspace=", "--filter="))
                                for word in ctx.argv)
         self._package = ""
-        self._packages = Packages(self._package_filter) if os.path.basename(ctx.argv[0] if ctx.argv else "") \
-            == "pnpm" and any(word in RECURSIVE_FLAGS for word in ctx.argv) else None
+        self._packages = Packages(self._package_filter) if _recursive(ctx.argv) else None
         if install or planned:
             self._switch_to(INSTALL_OUTPUT if install else planned[0][0])
 
@@ -181,6 +181,11 @@ class InstallFilter(BaseFilter):
         out = self._output.summary()
         self.failure_seen, self.elided = self._output.failure_seen, self._output.elided
         return out
+
+
+def _recursive(argv: tuple[str, ...]) -> bool:
+    """`pnpm -r ...`, `pnpm --filter x ...`: lines come prefixed with their package."""
+    return bool(argv) and os.path.basename(argv[0]) == "pnpm" and any(w in RECURSIVE_FLAGS for w in argv)
 
 
 def _load(name: str, ctx: FilterContext) -> Filter:
