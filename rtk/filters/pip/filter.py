@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, plural, strip_ansi
 
 NOISE = re.compile(r"^\s*(?:Collecting |Downloading |Downloaded |Using cached |Obtaining |"
                    r"Looking in (?:indexes|links)|Preparing (?:editable )?metadata|Getting requirements|"
@@ -92,5 +92,5 @@ class PipFilter(BaseFilter):
         for sign, pkgs in self._changes.items():
             out.append(f"{names[sign]} ({len(pkgs)}): {', '.join(pkgs)}")
         if self._satisfied:
-            out.append(f"{self._satisfied} requirements already satisfied")
+            out.append(f"{plural(self._satisfied, 'requirement')} already satisfied")
         return [Line(t, self._stream) for t in out]
