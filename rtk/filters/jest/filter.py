@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 from rtk.filters.node.coverage import CoverageTable
 from rtk.filters.node.failure import FailureBody
+from rtk.filters.node.frames import frame_location, is_foreign
 
 FILE_RESULT = re.compile(r"^\s*(?P<status>PASS|FAIL)\s+(?P<file>\S.*?)(?:\s+\([\d.]+ m?s\))?\s*$")
 BULLET = re.compile(r"^\s*● (?P<title>.+)$")
@@ -149,6 +150,8 @@ class JestFilter(BaseFilter):
         if THRESHOLD.match(text):
             self._coverage.note_threshold(text)
             self.failure_seen = True
+        if (loc := frame_location(text)) is not None and is_foreign(loc):
+            return _NOTHING  # a startup error's stack inside jest or node
         return (Line(text, stream),)
 
     def finish(self, exit_code: int) -> Iterable[Line]:

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 from rtk.filters.node.coverage import CoverageTable
 from rtk.filters.node.failure import FailureBody
+from rtk.filters.node.frames import frame_location, is_foreign
 
 RUN_BANNER = re.compile(r"^\s*(?:RUN|DEV)\s+v\d")
 COVERAGE_NOTE = re.compile(r"^\s*(?:Coverage enabled with|% Coverage report from)\b")
@@ -131,6 +132,8 @@ class VitestFilter(BaseFilter):
         if THRESHOLD.search(text):
             self._coverage.note_threshold(text)
             self.failure_seen = True
+        if (loc := frame_location(text)) is not None and is_foreign(loc):
+            return _NOTHING  # a startup error's stack inside vitest or node
         return (Line(text, stream),)
 
     def _test_result(self, mark: str, name: str) -> Iterable[Line]:
