@@ -254,9 +254,8 @@ class Block:
         start = self.first_error
         if start > 0 and self.out[start - 1].startswith("> "):
             start -= 1
-            before = p.LOCATION_RE.match(self.out[start - 1]) if start > 0 else None
-            if before is not None and (before.group(3) or "").startswith("in "):
-                start -= 1  # short style: `path:line: in func` comes before its `>` line
+            if start > 0 and _names_a_frame_first(self.out[start - 1]):
+                start -= 1  # short and native style: the location comes before its `>` line
         return start
 
     def render(self) -> list[str]:
@@ -266,10 +265,11 @@ class Block:
             self.elided = True
             out.insert(self._e_marker_at, elision_marker(self._e_dropped, "E lines"))
         if self.caps.e_lines is not None and self.first_error >= 0:
-            out, cut = ediff.compact(out)
-            self.elided = self.elided or cut
-            self.first_error = next((i for i, text in enumerate(out) if text[:2] in ("E", "E ")), -1)
-            self.out = out
+            compacted, cut = ediff.compact(out)
+            if cut or len(compacted) != len(out):
+                self.first_error = _index_of_first_error(compacted, out[self.first_error], self.first_error)
+                self.elided = self.elided or cut
+                out = self.out = compacted
         self.body_len = len(out)
         for capture in self._captures:
             while capture.lines and not capture.lines[-1]:
@@ -281,11 +281,26 @@ class Block:
         return out
 
 
+def _index_of_first_error(lines: list[str], first: str, near: int) -> int:
+    """Where the first error line is after the E-line diff was compacted (it is never dropped)."""
+    found = [i for i, text in enumerate(lines) if text == first]
+    return min(found, key=lambda i: abs(i - near)) if found else -1
+
+
 def own_frame(frames: list[str]) -> list[str]:
     """The test's own traceback entry: up to and including its first `path:line:` location."""
     for i, text in enumerate(frames):
-        if (m := p.LOCATION_RE.match(text)) is not None:
-            short_style = (m.group(3) or "").startswith("in ")
-            end = i + 2 if short_style and frames[i + 1:i + 2] and frames[i + 1].startswith("> ") else i + 1
+        if text.startswith('File "') or p.LOCATION_RE.match(text) is not None:
+            before = _names_a_frame_first(text)
+            end = i + 2 if before and frames[i + 1:i + 2] and frames[i + 1].startswith("> ") else i + 1
             return frames[:end]
     return frames
+
+
+def _names_a_frame_first(text: str) -> bool:
+    """`path:12: in func` (short style) or `File "path", line 12, in func` (native): a location
+    printed before its source line, not after it as in long style."""
+    if text.startswith('File "'):
+        return True
+    m = p.LOCATION_RE.match(text)
+    return m is not None and (m.group(3) or "").startswith("in ")

@@ -257,6 +257,10 @@ class PytestFilter(BaseFilter):
             return out
         self.failure_seen = True
         lines = block.render()
+        root = self._warnings.rootdir
+        if root:  # --tb=native prints absolute paths: under the rootdir they are made relative
+            lines = [text.replace(f'File "{root}/', 'File "', 1) if text.startswith("File \"") else text
+                     for text in lines]
         self.elided = self.elided or block.elided
         title = self._block_title(block)
         name = title.partition(" of ")[2] or title.partition(" ")[2]
