@@ -82,7 +82,7 @@ class ScriptFilter(BaseFilter):
             self._after_banner = True
             self._package = text[2:].split(" ", 1)[0]
             return _NOTHING
-        if text.startswith("$ ") and BANNER_COMMAND.match(text):
+        if text.startswith("$ ") and self._dollar_banner(text[2:]):
             return self._banner_command(text[2:])
         if FOOTER.search(text) or INSTALL_NOISE.search(text):
             return _NOTHING
@@ -104,6 +104,14 @@ class ScriptFilter(BaseFilter):
             out.append(Line(f"[{self._package}]"))
         out.extend(self._switch_to(name))
         return out
+
+    def _dollar_banner(self, command: str) -> bool:
+        """`$ jest` (yarn, bun, pnpm 12) starts a script; a test printing `$ ls` does not: before
+        any tool ran, or naming a tool rtk serves, it is a banner."""
+        if self._inner_name in ("", INSTALL_OUTPUT):
+            return True
+        names = route.filters_for(command)
+        return bool(names) and names[0] not in ("generic", "")
 
     def _maybe_switch(self, text: str) -> list[Line]:
         started = route.output_starts(text)
