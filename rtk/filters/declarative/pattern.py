@@ -24,6 +24,7 @@ _FLAGS_RE = re.compile(r"\(\?([imsx]+)\)")
 _DISJOINT_PAIRS = (r"\\s", r"\\S"), (r"\\d", r"\\D"), (r"\\w", r"\\W"), (r"\\s", r"\\w"), (r"\[ \\t\]", r"\\S"), (" ", r"\\S")
 _DISJOINT_RUNS = re.compile(r"\((?:\?:)?(?:" + "|".join(f"{a}[+*]{b}|{b}[+*]{a}" for a, b in _DISJOINT_PAIRS)
                             + r")\+\)")
+_FLAG_GROUP_RE = re.compile(r"\(\?[a-zA-Z]")
 _BOUNDS_RE = re.compile(r"\{(\d*)(,)?(\d*)\}")
 _REPL_RE = re.compile(r"\$(?:\$|\{([^}]*)\}|([0-9A-Za-z_]+))")
 
@@ -127,6 +128,62 @@ def _class_end(pattern: str, i: int) -> int:
     while j < len(pattern) and pattern[j] != "]":
         j += 2 if pattern[j] == "\\" else 1
     return j + 1
+
+
+_ESCAPED_LITERALS = set(".^$*+?{}[]()|\\/-# \"'`~!@%&=:;,<>")
+
+
+def required_literal(pattern: str) -> str:
+    """The longest text every match of `pattern` contains ("" when none is evident): a line
+    without it cannot match, so a costly regex (`\\s{2,}\\|` scanning a line of spaces) is
+    skipped with one `in` test. Only top-level literals count; groups, classes, alternations
+    and anything optional end a run."""
+    if _FLAG_GROUP_RE.search(pattern) or "|" in _top_level(pattern):
+        return ""
+    runs, run, i = [], [], 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            literal, width = (pattern[i + 1], 2) if pattern[i + 1] in _ESCAPED_LITERALS else (None, 2)
+        elif char in "([":
+            literal, width = None, (_enclosing_end(pattern, i + 1) + 1 - i if char == "(" else _class_end(pattern, i) - i)
+        elif char in ".^$":
+            literal, width = None, 1
+        else:
+            literal, width = char, 1
+        i += width
+        optional = i < len(pattern) and (pattern[i] in "?*" or pattern.startswith("{0", i))
+        if literal is None or optional or (i < len(pattern) and pattern[i] in "+{"):
+            if literal is not None and not optional:
+                run.append(literal)  # `a+` still needs one `a`
+            runs.append("".join(run))
+            run = []
+            while i < len(pattern) and pattern[i] in "?*+":
+                i += 1
+            if i < len(pattern) and pattern[i] == "{":
+                i = pattern.find("}", i) + 1 or len(pattern)
+        else:
+            run.append(literal)
+    runs.append("".join(run))
+    return max(runs, key=lambda text: (len(text), not text.isspace()))
+
+
+def _top_level(pattern: str) -> str:
+    """`pattern` with its groups and classes removed: what is left is its top level."""
+    out, i = [], 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+        elif char == "(":
+            i = _enclosing_end(pattern, i + 1) + 1
+        elif char == "[":
+            i = _class_end(pattern, i)
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out).replace("\\|", "")
 
 
 def compile_pattern(pattern: str, what: str) -> re.Pattern[str]:

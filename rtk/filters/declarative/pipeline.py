@@ -53,8 +53,8 @@ class RulePipeline:
         return self._replace(text)
 
     def _replace(self, text: str) -> str:
-        for pattern, template, prefix in self.rules.replace:
-            if prefix and not text.startswith(prefix):
+        for pattern, template, prefix, literal in self.rules.replace:
+            if prefix and not text.startswith(prefix) or literal and literal not in text:
                 continue
             if len(text) > LINE_CAP:
                 text = pattern.sub(template, text[:LINE_CAP]) + text[LINE_CAP:]

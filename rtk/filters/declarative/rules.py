@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .matchers import branch_prefixes, top_level_branches
-from .pattern import PatternError, Replacement, compile_any, compile_pattern, replacement_template
+from .pattern import (PatternError, Replacement, compile_any, compile_pattern, replacement_template,
+                      required_literal)
 from .schema import (
     RULE_FIELDS,
     SECTION_FIELDS,
@@ -66,8 +67,8 @@ class Counter:
 @dataclass(frozen=True)
 class Rules:
     strip_ansi: bool = False
-    # (pattern, replacement, literal text a matching line must start with, or "")
-    replace: tuple[tuple[re.Pattern[str], Replacement, str], ...] = ()
+    # (pattern, replacement, text a matching line starts with, text it contains; "" if unknown)
+    replace: tuple[tuple[re.Pattern[str], Replacement, str, str], ...] = ()
     match_output: tuple[OutputRule, ...] = ()
     strip: re.Pattern[str] | None = None
     keep_only: re.Pattern[str] | None = None
@@ -136,13 +137,30 @@ def _positive(value: object, where: str) -> int | None:
     return value  # type: ignore[return-value]
 
 
-def _replace(rules: list[object], where: str) -> tuple[tuple[re.Pattern[str], Replacement, str], ...]:
+def _replace(rules: list[object], where: str) -> tuple[tuple[re.Pattern[str], Replacement, str, str], ...]:
     compiled = []
     for i, rule in enumerate(check_tables(rules, "replace", f"{where}.replace")):
         text = str(rule["pattern"])
         pattern = compile_pattern(text, f"{where}.replace[{i}].pattern")
-        compiled.append((pattern, replacement_template(str(rule["replacement"]), pattern), anchored_prefix(text)))
+        if text in _TRAILING and rule["replacement"] == "":
+            pattern = _Rstrip(text, _TRAILING[text])  # type: ignore[assignment]
+        compiled.append((pattern, replacement_template(str(rule["replacement"]), pattern), anchored_prefix(text),
+                         required_literal(text)))
     return tuple(compiled)
+
+
+_TRAILING = {r"\s+$": None, r"\s*$": None, r" +$": " ", r" *$": " ", r"[ \t]+$": " \t", r"[ \t]*$": " \t"}
+
+
+class _Rstrip:
+    """`\\s+$` -> "" (trailing whitespace, the commonest replace rule) as `str.rstrip`: the same
+    result without a regex scanning every run of spaces in the line."""
+
+    def __init__(self, pattern: str, chars: str | None) -> None:
+        self.pattern, self.chars = pattern, chars
+
+    def sub(self, replacement: object, text: str) -> str:
+        return text.rstrip(self.chars)
 
 
 def anchored_prefix(pattern: str) -> str:
