@@ -169,6 +169,8 @@ class JestFilter(BaseFilter):
         for key, value in self._summary.items():
             if key == "Snapshots" and value == "0 total":
                 continue
+            if key == "Time":
+                value = value.split(", estimated")[0]
             parts.append(f"{labels.get(key, key)} {value}".strip())
         tests = [p for p in parts if p.startswith("Tests ")]
         return "jest: " + " · ".join(tests + [p for p in parts if not p.startswith("Tests ")])
