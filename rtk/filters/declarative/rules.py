@@ -11,8 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .matchers import branch_prefixes, top_level_branches
-from .pattern import (PatternError, Replacement, compile_any, compile_pattern, replacement_template,
-                      required_literal)
+from .pattern import (
+    PatternError,
+    Replacement,
+    compile_any,
+    compile_pattern,
+    replacement_template,
+    required_literal,
+)
 from .schema import (
     RULE_FIELDS,
     SECTION_FIELDS,
