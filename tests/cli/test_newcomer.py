@@ -12,6 +12,8 @@ import site
 import subprocess
 import sys
 import sysconfig
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,8 +26,15 @@ USAGE_ERRORS = (["--bogus"], ["-x"], ["hook"], ["run"], ["proxy"], ["gain", "--b
 
 
 @pytest.fixture(scope="module")
-def dists(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    out = tmp_path_factory.mktemp("dist")
+def workdir() -> Iterator[Path]:
+    """Outside pytest's basetemp: another pytest run on the machine may prune that meanwhile."""
+    with tempfile.TemporaryDirectory(prefix="rtk-newcomer-") as tmp:
+        yield Path(tmp)
+
+
+@pytest.fixture(scope="module")
+def dists(workdir: Path) -> dict[str, Path]:
+    out = workdir / "dist"
     proc = subprocess.run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
                           capture_output=True, text=True, check=False, timeout=600)
     if proc.returncode != 0:
@@ -55,7 +64,9 @@ def _fresh_venv(where: Path, dist: Path) -> Path:
 
 
 @pytest.mark.parametrize("kind", ["wheel", "sdist"])
-def test_newcomer_checklist(kind: str, dists: dict[str, Path], tmp_path: Path) -> None:
+def test_newcomer_checklist(kind: str, dists: dict[str, Path], workdir: Path) -> None:
+    tmp_path = workdir / kind
+    tmp_path.mkdir()
     rtk = _fresh_venv(tmp_path / "venv", dists[kind])
     env = {"PATH": f"{rtk.parent}{os.pathsep}/usr/bin:/bin", "HOME": str(tmp_path), "LC_ALL": "C.UTF-8"}
 
