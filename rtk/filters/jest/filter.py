@@ -3,7 +3,7 @@
 Kept: every failing test as `FAIL file > describe › test` (jest's own title, after the file it
 ran in), its message, Expected/Received lines and diff, the first frames in the user's code;
 `Test suite failed to run` with its error; console blocks of failing files (`console.log` and
-what it printed, capped; a passing file's are counted); coverage threshold verdicts (`Jest: Coverage for lines ...`); one summary line
+what it printed, capped; a passing file's are left out, recallable); coverage threshold verdicts (`Jest: Coverage for lines ...`); one summary line
 `jest: Tests 12 failed, 73 passed, 85 total · Suites 4 failed, 1 passed, 5 total · 3.991 s`;
 the coverage table reduced to totals and the files under the thresholds (see node/coverage.py).
 Dropped (noise): a matcher line (`expect(received).toBe(expected) // Object.is equality`) that
@@ -44,7 +44,6 @@ class JestFilter(BaseFilter):
         self._passed = False  # the file being reported passed
         self._last_matcher = ""  # the matcher line that opened the last failure's body
         self._opening = False  # the failure's first body line is still to come
-        self._console_entries = 0
         self._body: FailureBody | None = None
         self._console = -1  # lines of the current Console block still allowed, -1 outside one
         self._console_body = FailureBody("    ", CONSOLE_ENTRY_MAX, 1)
@@ -97,7 +96,6 @@ class JestFilter(BaseFilter):
         if title.strip() == "Console":
             self._console = CONSOLE_MAX
             self._console_body = FailureBody("    ", CONSOLE_ENTRY_MAX, 1)
-            self._console_entries = 0
             if not self._passed:
                 out.append(Line(f"console output in {self._file}:" if self._file else "console output:", stream))
             return out
@@ -110,9 +108,7 @@ class JestFilter(BaseFilter):
     def _end_block(self) -> list[Line]:
         body, self._body = self._body, None
         out = []
-        if self._console >= 0 and self._passed and self._console_entries:
-            out.append(Line(f"console output in {self._file} (passed): {self._console_entries} entries not shown"))
-        self._console, self._console_entries = -1, 0
+        self._console = -1
         closing = body.closing() if body else None
         if closing:
             self.elided = True
@@ -121,10 +117,8 @@ class JestFilter(BaseFilter):
 
     def _console_line(self, text: str, stream: Stream) -> Iterable[Line]:
         """`console.log` and what it printed (code frames and foreign frames dropped, capped).
-        A passing file's console output is only counted: nothing failed there."""
+        A passing file's console output is left out: nothing failed there."""
         if self._passed:
-            if CONSOLE_ENTRY.match(text):
-                self._console_entries += 1
             self.elided = self.elided or bool(text.strip())
             return _NOTHING
         if CONSOLE_ENTRY.match(text):
