@@ -7,24 +7,28 @@ rotates, and the tail is stored with a marker saying how much of the head was dr
 """
 from __future__ import annotations
 
-import gzip
-import hashlib
-import json
 import os
 import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from rtk import paths
 
+try:  # the spool of every filtered run hashes its bytes: skip hashlib's OpenSSL load (~2 ms)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import blake2b
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Writable(Protocol):
+        def write(self, data: bytes, /) -> int: ...
+
 INLINE_GZIP_LIMIT = 4 * 1024 * 1024
 COPY_BLOCK = 1024 * 1024
-
-
-class Writable(Protocol):
-    def write(self, data: bytes, /) -> int: ...
 ID_RE = re.compile(r"[0-9a-f]{4,64}")
 
 
@@ -36,7 +40,7 @@ class RawSpool:
         self._dir = paths.private_dir(directory)
         self._max = max(max_bytes, 1024)
         self._max_entries, self._retention_days = max_entries, retention_days
-        self._hash = hashlib.blake2b(digest_size=6)
+        self._hash = blake2b(digest_size=6)
         self._stem = self._dir / f".spool-{os.getpid()}-{time.monotonic_ns()}"
         self._file = _open_private(self._stem.with_suffix(".cur"))
         self._size = 0
@@ -78,6 +82,8 @@ class RawSpool:
         _write_entry(self._dir, entry_id, marker, parts, skip, compress=kept <= INLINE_GZIP_LIMIT)
         meta = {"id": entry_id, "time": time.time(), "command": command, "exit_code": exit_code,
                 "size": self.total}
+        import json  # gzip and json load only when an entry is kept (run output), or read
+
         _atomic_write(self._dir / f"{entry_id}.json", json.dumps(meta).encode())
         self.discard()
         prune(self._max_entries, self._retention_days, self._dir)
@@ -106,6 +112,8 @@ def _atomic_write(path: Path, data: bytes) -> None:
 def _write_entry(directory: Path, entry_id: str, marker: bytes, parts: list[Path], skip: int,
                  compress: bool) -> None:
     """Small entries are gzipped at once; big ones are stored plain so rtk exits without delay."""
+    import gzip
+
     final = directory / f"{entry_id}{'.gz' if compress else '.raw'}"
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     fd = paths.open_private(tmp, os.O_WRONLY | os.O_TRUNC)
@@ -140,6 +148,8 @@ class Entry:
 
 def entries(directory: Path | None = None) -> list[Entry]:
     """Every stored entry, newest first."""
+    import json
+
     directory = directory or paths.recall_dir()
     found = []
     for meta_path in directory.glob("*.json") if directory.is_dir() else ():
@@ -170,6 +180,8 @@ def read(entry: Entry, directory: Path | None = None) -> bytes:
     directory = directory or paths.recall_dir()
     gz = directory / f"{entry.id}.gz"
     if gz.exists():
+        import gzip
+
         return gzip.decompress(gz.read_bytes())
     return (directory / f"{entry.id}.raw").read_bytes()
 

@@ -25,7 +25,6 @@ import os
 import subprocess
 import termios
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 
 from rtk.run.jobs import ChildGroup
 
@@ -33,17 +32,20 @@ STDOUT, STDERR = 1, 2
 NO_PAGER = {"PAGER": "cat", "GIT_PAGER": "cat"}
 
 
-@dataclass
 class Spawned:
-    """The running child and the descriptors rtk reads it from (by the child's fd: 1, 2)."""
+    """The running child and the descriptors rtk reads it from (by the child's fd: 1, 2).
 
-    child: subprocess.Popen[bytes]
-    fds: dict[int, int]
-    ptys: dict[int, int] = field(default_factory=dict)  # the subset of fds that are pty masters
-    group: ChildGroup = field(init=False)  # the child leads it: its id is the child's pid
+    A plain class, not a dataclass: this module loads before the child starts, and `dataclasses`
+    costs ~5 ms to import."""
 
-    def __post_init__(self) -> None:
-        self.group = ChildGroup(self.child.pid)
+    __slots__ = ("child", "fds", "group", "ptys")
+
+    def __init__(self, child: subprocess.Popen[bytes], fds: dict[int, int],
+                 ptys: dict[int, int] | None = None) -> None:
+        self.child = child
+        self.fds = fds
+        self.ptys = {} if ptys is None else ptys  # the subset of fds that are pty masters
+        self.group = ChildGroup(child.pid)  # the child leads it: its id is the child's pid
 
     def terminal_size(self) -> bytes | None:
         """The size of rtk's own terminal (stdout), as the raw `struct winsize`."""

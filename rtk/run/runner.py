@@ -1,7 +1,8 @@
 """`rtk CMD ARGS...`: run exactly that argv, stream its output through a filter, exit with its code.
 
-The child is spawned with the standard library before trio is imported, so a slow command hides
-the ~200 ms trio costs to import. stdout and stderr are then read concurrently by trio tasks;
+The child is spawned first: only what choosing the filter and spawning need is imported before
+(no pipeline, filter implementation, accounting or trio), so a command hides the imports of
+what reads it, and a slow command the ~200 ms trio costs to import. stdout and stderr are then read concurrently by trio tasks;
 every chunk goes through the output pipeline and what the filter keeps is written at once.
 The child leads its own process group (jobs.py): signals to rtk go to the whole group, and rtk
 exits with the child's own status once it is gone (128+N only when the child died of signal N).
@@ -14,19 +15,19 @@ line shows that the command is alive (progress.py). `--no-tty` / `RTK_NO_TTY=1` 
 from __future__ import annotations
 
 import os
-import shlex
-import shutil
 import sys
 import time
-from collections.abc import Sequence
 
 from rtk import config
 from rtk.filters import registry as filters
-from rtk.run import fast_finish, pty_child
+from rtk.run import pty_child
 from rtk.run.exits import COMMAND_NOT_FOUND, NOT_EXECUTABLE, exit_status
-from rtk.run.output import RunOutput
 from rtk.run.signals import EarlySignals
 from rtk.run.terminal import plan_terminal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 
@@ -38,10 +39,19 @@ def resolve_executable(name: str) -> tuple[str | None, int, str]:
         if os.path.isdir(name) or not os.access(name, os.X_OK):
             return None, NOT_EXECUTABLE, f"rtk: {name}: Permission denied"
         return name, 0, ""
-    found = shutil.which(name)
+    found = which(name)
     if found is None:
         return None, COMMAND_NOT_FOUND, f"rtk: {name}: command not found"
     return found, 0, ""
+
+
+def which(name: str) -> str | None:
+    """`shutil.which` for a bare name, without importing shutil (and its archive modules)."""
+    for directory in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        path = os.path.join(directory or ".", name)
+        if os.access(path, os.X_OK) and not os.path.isdir(path):
+            return path
+    return None
 
 
 def choose_filter(argv: Sequence[str], forced: str | None, cfg: config.Config) -> str:
@@ -79,6 +89,9 @@ def run_command(argv: list[str], filter_name: str | None = None, *, no_tty: bool
         return NOT_EXECUTABLE
     spawned.group.take_terminal()
     early.group = spawned.group
+    from rtk.run import fast_finish  # the pipeline, the filter and accounting load while the child runs
+    from rtk.run.output import RunOutput
+
     output = RunOutput(argv, name, cfg, started=started, t0=t0, colour_fds=terminal.colour_fds)
     open_fds = dict(spawned.fds)
     if fast_finish.drain(spawned.child, open_fds, output, early.received):
@@ -93,6 +106,8 @@ def run_command(argv: list[str], filter_name: str | None = None, *, no_tty: bool
 
 
 def command_text(argv: Sequence[str]) -> str:
+    import shlex
+
     return shlex.join(argv)
 
 

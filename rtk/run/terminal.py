@@ -12,7 +12,6 @@ drawn. `RTK_PROGRESS=1` draws the status line on whatever terminal rtk has, `RTK
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from rtk import config
 from rtk.run import progress
@@ -32,13 +31,20 @@ AGENT_MARKERS = (
 CURSOR_AGENT_PAGER = "head -n 10000 | cat"  # Cursor's agent terminal sets this with CURSOR_TRACE_ID
 
 
-@dataclass(frozen=True)
 class Terminal:
-    """What rtk does for a person at a terminal; all empty when nobody watches."""
+    """What rtk does for a person at a terminal; all empty when nobody watches. (A plain class:
+    it is planned before the child starts, and `dataclasses` costs ~5 ms to import.)"""
 
-    pty_streams: tuple[int, ...] = ()  # the child's fds that get a pty instead of a pipe
-    colour_fds: frozenset[int] = frozenset()  # rtk's fds where kept lines keep their colours
-    status_fd: int | None = None  # where the live status line is drawn, if anywhere
+    __slots__ = ("colour_fds", "pty_streams", "status_fd")
+
+    def __init__(self, pty_streams: tuple[int, ...] = (), colour_fds: frozenset[int] = frozenset(),
+                 status_fd: int | None = None) -> None:
+        self.pty_streams = pty_streams  # the child's fds that get a pty instead of a pipe
+        self.colour_fds = colour_fds  # rtk's fds where kept lines keep their colours
+        self.status_fd = status_fd  # where the live status line is drawn, if anywhere
+
+    def __repr__(self) -> str:
+        return f"Terminal({self.pty_streams!r}, {self.colour_fds!r}, {self.status_fd!r})"
 
 
 def plan_terminal(filter_name: str, no_tty: bool = False, no_progress: bool = False) -> Terminal:
