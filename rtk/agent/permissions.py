@@ -160,6 +160,21 @@ def _codex(cwd: str, home: str) -> Rules:
     return Rules(allow, claude.ask + tuple(ask), claude.deny + tuple(deny))
 
 
+def _copilot(cwd: str, home: str) -> Rules:
+    """Claude's rules (as the Rust rtk reads them) and Copilot's own `--deny-tool`/`--allow-tool`
+    flags from its command line."""
+    from rtk.agent import copilot_flags
+
+    built: dict[str, list[Rule]] = {ALLOW: [], DENY: []}
+    for kind, prefix in copilot_flags.shell_rules():
+        text = f"--{kind}-tool shell({prefix or ''})"
+        pattern = patterns.everything() if prefix is None else patterns.parse_cursor(prefix)
+        folded = patterns.everything() if prefix is None else patterns.parse_cursor(prefix.lower())
+        if pattern is not None and folded is not None:
+            built[kind].append(Rule(text, pattern, folded))
+    return _claude(cwd, home).merged(Rules(built[ALLOW], (), built[DENY]))
+
+
 def _cursor(cwd: str, home: str) -> Rules:
     return _from_json([os.path.join(home, ".cursor", "cli-config.json")], _cursor_sections)
 
@@ -233,5 +248,5 @@ def _gemini_sections(data: dict, path: str) -> dict[str, list[Rule]]:
 
 
 LOADERS: dict[str, Callable[[str, str], Rules]] = {
-    "claude": _claude, "copilot": _claude, "codex": _codex, "cursor": _cursor, "gemini": _gemini,
+    "claude": _claude, "copilot": _copilot, "codex": _codex, "cursor": _cursor, "gemini": _gemini,
 }

@@ -402,3 +402,13 @@ def test_copilot_asks_about_the_rtk_form_what_it_asks_about_raw(
     assert hooked_commits == raw_commits == (1 if flags else 0), (raw, hooked)
     assert ("Permission denied" in hooked[0]) is ("Permission denied" in raw[0])
     assert audit == [["ask", probe, f"rtk {probe}"]]
+
+
+@needs_copilot
+def test_copilot_deny_tool_flag_still_applies(tmp_path: Path) -> None:
+    """`--allow-all-tools --deny-tool 'shell(git push)'`: Copilot refuses `git push`; the hook reads
+    the flag from Copilot's command line and leaves the command alone (a rewrite would slip by)."""
+    flags = ("--allow-all-tools", "--deny-tool", "shell(git push)")
+    hooked, audit, _ = copilot(tmp_path, "hooked", "git push origin main", True, *flags)
+    assert "denied" in hooked[0]
+    assert audit == [["skip:deny_rule", "git push origin main", ""]]
