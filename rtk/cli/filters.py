@@ -21,9 +21,11 @@ def list_filters(command: str | None) -> None:
         for line in explain(command):
             click.echo(line)
         return
+    from rtk.filters.declarative.report import untrusted_filters
     from rtk.filters.registry import REGISTRY
 
     rows = [(spec.name, spec.source, spec.serves) for spec in REGISTRY.values()]
+    rows += [(name, f"({why}: see rtk trust)", serves) for name, why, serves in untrusted_filters()]
     width = max(len(name) for name, _, _ in rows)
     source_width = max(len(source) for _, source, _ in rows)
     for name, source, serves in rows:

@@ -83,6 +83,8 @@ def test_project_filter_needs_trust_and_loses_it_when_the_file_changes(world: tu
     assert before.stderr.count("not trusted") == 1 and "rtk trust" in before.stderr
     assert rtk(project, env, "rewrite", "projtool").returncode == 1
 
+    listed = [line.split() for line in rtk(project, env, "filters").stdout.splitlines()]
+    assert ["projtool", "(project,", "untrusted:", "see", "rtk", "trust)", "projtool", "*"] in listed
     explain = rtk(project, env, "filters", "--explain", "projtool -x")
     assert "would serve it once trusted" in explain.stdout
     refused = rtk(project, env, "trust")  # stdin is not a terminal: --yes is required

@@ -55,6 +55,21 @@ def describe_file(path: str) -> list[str]:
     return lines + [f"  {error}" for error in found.errors]
 
 
+def untrusted_filters() -> list[tuple[str, str, str]]:
+    """(name, why, what it serves) of each filter in this project's files that are not trusted."""
+    from rtk.filters.declarative import trust
+
+    rows = []
+    for path in declarative.project_files(declarative.project_root()):
+        content = read_bytes(path)
+        state = trust.status(path, content) if content is not None else trust.MISSING
+        if content is None or state == trust.TRUSTED:
+            continue
+        for spec in parse_text("project", path, content).filters:
+            rows.append((spec.name, f"project, {state}", ", ".join(declarative.describe(m) for m in spec.matchers)))
+    return rows
+
+
 def command_words(command: str) -> list[str]:
     try:
         return shlex.split(command)
