@@ -13,10 +13,11 @@ def run(case: str) -> tuple[object, list[str]]:
     return filt, replay(filt, raw_lines("jsbuild", case))
 
 
-def test_vite_success_is_two_lines_with_the_largest_outputs() -> None:
+def test_vite_success_is_one_line_with_the_largest_outputs() -> None:
     filt, out = run("vite_react_many_chunks")
-    assert out == ["✓ built in 498ms", ("output: 144 files, 571.59 kB total; largest: dist/assets/index-DvB52pJp.js "
-                   "242.47 kB (gzip 74.52 kB), dist/assets/moment-DKZaqNSP.js 59.58 kB, dist/assets/hero-CLDdwZDr.png 13.05 kB")]
+    assert out == [("✓ built in 498ms · output: 144 files, 571.59 kB total; largest: dist/assets/index-DvB52pJp.js "
+                    "242.47 kB (gzip 74.52 kB), dist/assets/moment-DKZaqNSP.js 59.58 kB, "
+                    "dist/assets/hero-CLDdwZDr.png 13.05 kB")]
     assert filt.elided
 
 
@@ -31,6 +32,8 @@ def test_webpack_keeps_every_error_and_its_first_importer() -> None:
     _, out = run("webpack_express_errors")
     assert sum(line.startswith("ERROR in ") for line in out) == 37
     assert out[-1] == "webpack 5.113.0 compiled with 37 errors and 1 warning in 807 ms"
+    _, out = run("next_build_type_error")
+    assert out.index("✓ Compiled successfully in 2.4s") < out.index("Failed to type check.")
     assert not any(line.startswith(("cacheable modules", "  modules by path", "    at Hook.eval")) for line in out)
 
 

@@ -4,7 +4,8 @@ Kept: every warning and error in full (message, location, code frame, import tra
 frames inside node_modules and node:internal dropped and an error line repeated verbatim printed
 once; the bundler's own result line (`✓ built in 288ms`, `created dist in 100ms`, `webpack 5.113.0
 compiled with 37 errors and 1 warning in 807 ms`, `⚡️ Build success in 23ms`); next's route list;
-and the size table reduced to one line: `output: 6 files, 252.50 kB total; largest: ...`.
+and the size table reduced to one line with the success lines: `✓ built in 288ms · output: 6
+files, 252.50 kB total; largest: ...`.
 Dropped (noise): progress and phase lines (`transforming...`, `rendering chunks...`, `CLI Target:
 esnext`, `ℹ Building pathe`, `Collecting page data ...`), webpack's module tree, blank runs.
 Anything not recognised passes through.
@@ -33,6 +34,9 @@ _NOISE_PATTERNS = (
 )
 NOISE = re.compile("|".join(_NOISE_PATTERNS))
 FAILED = re.compile(r"(?:\berror\b|ERROR|✘|✗|\[!\]|Build failed|Failed to)", re.IGNORECASE)
+SUCCESS = re.compile(r"^\s*(?:✓ built in |created \S.* in |webpack [\d.]+ compiled successfully|"
+                     r"(?:ESM|CJS|IIFE|UMD|DTS) ⚡️ Build success in |✔ Build succeeded for |✓ Compiled successfully)")
+MAX_RESULTS = 20
 IMPORT_TRACE = re.compile(r"^ @ \S")  # webpack: the importer chain; the first one is kept
 REPEATABLE = re.compile(r"^\s*(?:ERROR|Error|error)\b")
 _NOTHING: tuple[Line, ...] = ()
@@ -45,6 +49,7 @@ class JsBuildFilter(BaseFilter):
         self._seen_errors: set[str] = set()
         self._blank = True  # drop blank lines at the start and in runs
         self._traced = False  # the line before was an import-trace line
+        self._results: list[str] = []  # the success lines, printed with the sizes at the end
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         text = strip_ansi(line).rstrip()
@@ -71,18 +76,25 @@ class JsBuildFilter(BaseFilter):
             if text.strip() in self._seen_errors:
                 return _NOTHING
             self._seen_errors.add(text.strip())
+        out = []
         if FAILED.search(text):
             self.failure_seen = True  # the failure is on screen, no raw tail needed
+            out = [Line(held, stream) for held in self._results]  # what succeeded before it, in order
+            self._results = []
+        elif SUCCESS.search(text) and len(self._results) < MAX_RESULTS:
+            self._results.append(text.strip())
+            return _NOTHING  # said with the output sizes, on one line, at the end
         self._blank = False
-        return (Line(text, stream),)
+        out.append(Line(text, stream))
+        return out
 
     def finish(self, exit_code: int) -> Iterable[Line]:
-        out = []
+        parts = list(self._results)
         for line, cut in (self._sizes.route_report(), self._sizes.report()):
             self.elided = self.elided or cut
             if line:
-                out.append(Line(line))
-        return out
+                parts.append(line)
+        return (Line(" · ".join(parts)),) if parts else _NOTHING
 
     def progress(self) -> Mapping[str, int]:
         return {"files": len(self._sizes.entries)}
