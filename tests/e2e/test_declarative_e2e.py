@@ -22,6 +22,10 @@ description = "mytool: drop the noise lines"
 match_command = "^mytool\\\\b"
 strip_lines_matching = ["^noise "]
 
+[filters.myeditor]
+match = ["myeditor *"]
+rewrite = false
+
 [[tests.mytool]]
 name = "noise dropped"
 input = "noise 1\\nkept 1\\n"
@@ -70,6 +74,8 @@ def test_user_filter_filters_and_routes(world: tuple[Path, dict[str, str]]) -> N
     assert "noise 3 of the run" not in run.stdout and "kept 79 of the run" in run.stdout
     rewrite = rtk(project, env, "rewrite", "mytool --x")
     assert (rewrite.returncode, rewrite.stdout) == (3, "rtk mytool --x")
+    assert rtk(project, env, "rewrite", "myeditor notes.txt").returncode == 1  # rewrite = false
+    assert "never routed" in rtk(project, env, "filters", "--explain", "myeditor notes.txt").stdout
     listing = rtk(project, env, "filters")
     assert any(line.split()[:2] == ["mytool", "user"] for line in listing.stdout.splitlines())
     explain = rtk(project, env, "filters", "--explain", "mytool -v")
