@@ -146,13 +146,17 @@ def claude_files(cwd: str, home: str) -> list[str]:
 
 
 def _claude(cwd: str, home: str) -> Rules:
+    return _claude_files(cwd, home).merged(_flag_rules("claude", patterns.parse_claude))
+
+
+def _claude_files(cwd: str, home: str) -> Rules:
     return _from_json(claude_files(cwd, home), _claude_sections)
 
 
 def _codex(cwd: str, home: str) -> Rules:
     """Claude-style deny and ask rules, and Codex's own `rules/*.rules` (forbidden and prompt both
     mean: rtk steps aside, since `rtk X` would not match the rule the host checks)."""
-    claude = _claude(cwd, home)
+    claude = _claude_files(cwd, home)
     found = rule_files.codex_rules(os.path.join(codex_home(home), "rules"))
     deny = [ArgvRule(text, positions) for decision, text, positions in found if decision == "forbidden"]
     ask = [ArgvRule(text, positions) for decision, text, positions in found if decision == "prompt"]
@@ -161,18 +165,28 @@ def _codex(cwd: str, home: str) -> Rules:
 
 
 def _copilot(cwd: str, home: str) -> Rules:
-    """Claude's rules (as the Rust rtk reads them) and Copilot's own `--deny-tool`/`--allow-tool`
-    flags from its command line."""
-    from rtk.agent import copilot_flags
+    """Claude's rules (as the Rust rtk reads them) and Copilot's own `--deny-tool`/`--allow-tool`."""
+    return _claude_files(cwd, home).merged(_flag_rules("copilot", _copilot_pattern))
+
+
+def _copilot_pattern(content: str) -> Pattern | None:
+    return patterns.parse_cursor(content.removesuffix(":*"))
+
+
+def _flag_rules(host: str, parse: Callable[[str], Pattern | None]) -> Rules:
+    """The rules given on the host's own command line (`--disallowedTools`, `--deny-tool`, ...)."""
+    from rtk.agent import host_flags
 
     built: dict[str, list[Rule]] = {ALLOW: [], DENY: []}
-    for kind, prefix in copilot_flags.shell_rules():
-        text = f"--{kind}-tool shell({prefix or ''})"
-        pattern = patterns.everything() if prefix is None else patterns.parse_cursor(prefix)
-        folded = patterns.everything() if prefix is None else patterns.parse_cursor(prefix.lower())
-        if pattern is not None and folded is not None:
+    for kind, content in host_flags.tool_rules(host):
+        text = f"{kind} {content!r} on the {host} command line"
+        if content is None:
+            built[kind].append(Rule(text, patterns.everything()))
+        elif (pattern := parse(content)) is not None and (folded := parse(content.lower())) is not None:
             built[kind].append(Rule(text, pattern, folded))
-    return _claude(cwd, home).merged(Rules(built[ALLOW], (), built[DENY]))
+        else:
+            rule_files.warn(f"ignoring malformed permission rule {content!r} on the {host} command line")
+    return Rules(built[ALLOW], (), built[DENY])
 
 
 def _cursor(cwd: str, home: str) -> Rules:
@@ -184,7 +198,7 @@ def _gemini(cwd: str, home: str) -> Rules:
     project = rule_files.nearest_with(os.path.abspath(cwd), ".gemini")
     if project is not None and os.path.realpath(project) != os.path.realpath(home):
         files.append(os.path.join(project, ".gemini", "settings.json"))
-    rules = _from_json(files, _gemini_sections)
+    rules = _from_json(files, _gemini_sections).merged(_flag_rules("gemini", patterns.parse_prefix))
     policies = rule_files.gemini_policies(os.path.join(home, ".gemini", "policies"))
     built = {kind: [_gemini_policy_rule(text, prefix) for text, prefix in policies[kind]] for kind in KINDS}
     return rules.merged(Rules(built[ALLOW], built[ASK], built[DENY]))

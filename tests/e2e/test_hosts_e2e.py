@@ -85,7 +85,13 @@ def project(tmp_path: Path, name: str) -> tuple[Path, dict[str, str]]:
 
 
 def drive(
-    tmp_path: Path, name: str, command: str, mode: str, hook: bool, settings: dict[str, Any] | None = None
+    tmp_path: Path,
+    name: str,
+    command: str,
+    mode: str,
+    hook: bool,
+    settings: dict[str, Any] | None = None,
+    flags: tuple[str, ...] = (),
 ) -> Run:
     root, env = project(tmp_path, name)
     if hook:
@@ -107,6 +113,7 @@ def drive(
                 "json",
                 "--max-turns",
                 "3",
+                *flags,
             ],
             cwd=root / "work",
             env=env,
@@ -412,3 +419,16 @@ def test_copilot_deny_tool_flag_still_applies(tmp_path: Path) -> None:
     hooked, audit, _ = copilot(tmp_path, "hooked", "git push origin main", True, *flags)
     assert "denied" in hooked[0]
     assert audit == [["skip:deny_rule", "git push origin main", ""]]
+
+
+@needs_claude
+def test_claude_disallowed_tools_flag_still_applies(tmp_path: Path) -> None:
+    """`--disallowedTools 'Bash(git commit:*)'` on Claude's command line, `Bash(rtk:*)` allowed in
+    the settings: a rewrite would run the commit; the hook reads the flag and stays out."""
+    probe = "git commit --allow-empty -m probe"
+    flags = ("--disallowedTools", "Bash(git commit:*)")
+    rules = {"permissions": {"allow": ["Bash(rtk:*)"]}}
+    raw = drive(tmp_path, "raw", probe, "default", hook=False, settings=rules, flags=flags)
+    hooked = drive(tmp_path, "hooked", probe, "default", hook=True, settings=rules, flags=flags)
+    assert raw.commits == hooked.commits == 0, (raw.result, hooked.result)
+    assert hooked.audit == [["skip:deny_rule", probe, ""]]
