@@ -133,7 +133,7 @@ def codex_home(home: str) -> str:
 
 def claude_files(cwd: str, home: str) -> list[str]:
     """Managed settings, the project's (nearest ancestor of cwd holding .claude/), the user's."""
-    files = [rule_files.CLAUDE_MANAGED]
+    files = list(rule_files.CLAUDE_MANAGED)
     project = rule_files.nearest_with(os.path.abspath(cwd), ".claude")
     if project is not None:
         files += [os.path.join(project, ".claude", name) for name in ("settings.json", "settings.local.json")]
@@ -158,6 +158,10 @@ def _codex(cwd: str, home: str) -> Rules:
     mean: rtk steps aside, since `rtk X` would not match the rule the host checks)."""
     claude = _claude_files(cwd, home)
     found = rule_files.codex_rules(os.path.join(codex_home(home), "rules"))
+    project = rule_files.nearest_with(os.path.abspath(cwd), ".codex")
+    local = os.path.join(project, ".codex") if project is not None else None
+    if local is not None and os.path.realpath(local) != os.path.realpath(codex_home(home)):
+        found += rule_files.codex_rules(os.path.join(local, "rules"))  # the project's rules too
     deny = [ArgvRule(text, positions) for decision, text, positions in found if decision == "forbidden"]
     ask = [ArgvRule(text, positions) for decision, text, positions in found if decision == "prompt"]
     allow = [ArgvRule(text, positions) for decision, text, positions in found if decision == "allow"]
@@ -194,7 +198,8 @@ def _cursor(cwd: str, home: str) -> Rules:
 
 
 def _gemini(cwd: str, home: str) -> Rules:
-    files = [os.path.join(home, ".gemini", "settings.json")]
+    files = [os.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or rule_files.GEMINI_SYSTEM,
+             os.path.join(home, ".gemini", "settings.json")]
     project = rule_files.nearest_with(os.path.abspath(cwd), ".gemini")
     if project is not None and os.path.realpath(project) != os.path.realpath(home):
         files.append(os.path.join(project, ".gemini", "settings.json"))

@@ -15,7 +15,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-CLAUDE_MANAGED = "/etc/claude-code/managed-settings.json"
+CLAUDE_MANAGED = ("/etc/claude-code/managed-settings.json",
+                  "/Library/Application Support/ClaudeCode/managed-settings.json")
+GEMINI_SYSTEM = "/etc/gemini-cli/settings.json" if sys.platform != "darwin" else \
+    "/Library/Application Support/GeminiCli/settings.json"
 CODEX_DECISIONS = frozenset({"allow", "prompt", "forbidden"})
 GEMINI_DECISIONS = {"allow": "allow", "deny": "deny", "ask_user": "ask"}
 SHELL_TOOLS = frozenset({"run_shell_command", "ShellTool", "run_shell", "shell"})

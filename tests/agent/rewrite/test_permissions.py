@@ -241,3 +241,26 @@ def test_hosts_reading_claude_rules(settings: Writer, host: str | None, status: 
     assert decide("git status", host).code == status
     assert decide("git push", host).code == push
     assert decide("rm -rf build", host).code == 1
+
+
+def test_codex_project_rules_count_too(settings: Writer) -> None:
+    settings(".codex/rules/default.rules", 'prefix_rule(pattern=["git", "push"], decision="forbidden")\n',
+             base="project")
+    assert decide("git push", "codex").code == 2
+    assert decide("git status", "codex").code == 3
+
+
+@pytest.mark.parametrize("content", ["prefix_rule(pattern=", 'prefix_rule(pattern=[], decision="allow")',
+                                     'prefix_rule(pattern=["git"], decision="maybe")'])
+def test_a_malformed_codex_rules_file_is_one_line(settings: Writer, capsys, content: str) -> None:
+    settings(".codex/rules/bad.rules", content)
+    assert decide("git status", "codex").code == 3
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "bad.rules" in err[0]
+
+
+def test_gemini_policy_files(settings: Writer) -> None:
+    settings(".gemini/policies/mine.toml", '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "git push"\n'
+             'decision = "deny"\npriority = 100\n')
+    assert decide("git push origin", "gemini").code == 2
+    assert decide("git status", "gemini").code == 3
