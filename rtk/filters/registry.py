@@ -58,8 +58,8 @@ def _dynamic_serves() -> list[Serves]:
     found: list[Serves] = []
     for name in _package_names():
         module = sys.modules.get(f"rtk.filters.{name}")
-        provider = getattr(module, "dynamic_serves", None)
-        if provider is not None:
+        provider = getattr(module, "dynamic_serves", None) if module is not None else None
+        if module is not None and provider is not None:
             found.extend(s.with_module(s.module or module.__name__) for s in provider())
     return found
 
