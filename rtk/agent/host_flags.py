@@ -22,11 +22,34 @@ HOSTS = {
 }
 
 
+_found: dict[str, list[str] | None] = {}
+
+
 def tool_rules(host: str, pid: int | None = None) -> list[tuple[str, str | None]]:
     """(allow|deny, rule content or None for the bare tool) of `host`'s own command line."""
-    name, tool, options = HOSTS[host]
-    argv = host_argv(name, os.getppid() if pid is None else pid)
+    _, tool, options = HOSTS[host]
+    argv = _argv(host, pid)
     return parse(argv, tool, options) if argv else []
+
+
+def option_values(host: str, option: str, pid: int | None = None) -> list[str]:
+    """The values of `option` (`--settings FILE`, `--settings=JSON`) on the host's command line."""
+    argv = _argv(host, pid) or []
+    values = []
+    for i, word in enumerate(argv[1:], 1):
+        if word == option and i + 1 < len(argv):
+            values.append(argv[i + 1])
+        elif word.startswith(option + "="):
+            values.append(word[len(option) + 1:])
+    return values
+
+
+def _argv(host: str, pid: int | None) -> list[str] | None:
+    if pid is not None:
+        return host_argv(HOSTS[host][0], pid)
+    if host not in _found:  # once per process: the hook asks for rules and settings
+        _found[host] = host_argv(HOSTS[host][0], os.getppid())
+    return _found[host]
 
 
 def host_argv(name: str, pid: int) -> list[str] | None:

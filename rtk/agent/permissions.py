@@ -146,7 +146,27 @@ def claude_files(cwd: str, home: str) -> list[str]:
 
 
 def _claude(cwd: str, home: str) -> Rules:
-    return _claude_files(cwd, home).merged(_flag_rules("claude", patterns.parse_claude))
+    """Claude's settings files, and what its command line adds: `--disallowedTools`,
+    `--allowedTools`, `--settings FILE-OR-JSON`."""
+    from rtk.agent import host_flags
+
+    rules = _claude_files(cwd, home).merged(_flag_rules("claude", patterns.parse_claude))
+    for value in host_flags.option_values("claude", "--settings"):
+        rules = rules.merged(_claude_settings_value(value, cwd))
+    return rules
+
+
+def _claude_settings_value(value: str, cwd: str) -> Rules:
+    if not value.lstrip().startswith("{"):
+        return _from_json([os.path.join(cwd, os.path.expanduser(value))], _claude_sections)
+    from rtk.agent import hook_json
+
+    try:
+        data = hook_json.loads(value)
+        return Rules(**_claude_sections(data, "--settings")) if isinstance(data, dict) else Rules()
+    except (ValueError, RecursionError, TypeError) as exc:
+        rule_files.warn(f"skipping malformed --settings on the claude command line: {exc}")
+        return Rules()
 
 
 def _claude_files(cwd: str, home: str) -> Rules:

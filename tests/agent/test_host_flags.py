@@ -57,3 +57,13 @@ def test_the_hook_under_claude_steps_aside_for_its_disallowed_tools() -> None:
     assert _under("claude", "-p x --disallowedTools 'Bash(git push:*)'", "claude", payload) == ""
     allowed = _under("claude", "--allowedTools 'Bash(git push:*)'", "claude", payload)
     assert json.loads(allowed)["hookSpecificOutput"]["permissionDecision"] == "allow"
+
+
+def test_claude_settings_option_adds_its_rules(tmp_path) -> None:
+    payload = {"tool_name": "Bash", "tool_input": {"command": "git push origin main"}}
+    inline = json.dumps({"permissions": {"deny": ["Bash(git push:*)"]}})
+    assert _under("claude", f"--settings '{inline}'", "claude", payload) == ""
+    path = tmp_path / "extra.json"
+    path.write_text(inline)
+    assert _under("claude", f"--settings={path}", "claude", payload) == ""
+    assert _under("claude", "--settings '{\"permissions\": {}}'", "claude", payload) != ""
