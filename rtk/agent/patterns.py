@@ -100,6 +100,21 @@ def gemini_prefix(prefix: str) -> Callable[[str], bool]:
     return test
 
 
+def gemini_regex(regex: str) -> Pattern:
+    """A policy's `commandRegex`: Gemini searches `"command":"<regex>` in the JSON of the tool's
+    arguments, so the regex must match at the start of the JSON-escaped command. Its head is ""
+    (any command could match); an invalid regex matches everything (it may be a deny)."""
+    import re  # only when a Gemini policy file has a commandRegex rule
+
+    from rtk.agent import hook_json
+
+    try:
+        compiled = re.compile(regex)
+    except re.error:
+        return everything()
+    return Pattern("regex", "", lambda form: compiled.match(hook_json.dumps(form)[1:-1]) is not None)
+
+
 def _glob_tokens(text: str) -> list[str]:
     """Claude's wildcard syntax: `\\*` a literal star, `\\\\` a backslash, `*` a wildcard and `/**/`
     any number of directories; white space collapsed as Claude does."""

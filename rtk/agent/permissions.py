@@ -225,11 +225,13 @@ def _gemini(cwd: str, home: str) -> Rules:
         files.append(os.path.join(project, ".gemini", "settings.json"))
     rules = _from_json(files, _gemini_sections).merged(_flag_rules("gemini", patterns.parse_prefix))
     policies = rule_files.gemini_policies(os.path.join(home, ".gemini", "policies"))
-    built = {kind: [_gemini_policy_rule(text, prefix) for text, prefix in policies[kind]] for kind in KINDS}
+    built = {kind: [_gemini_policy_rule(*policy) for policy in policies[kind]] for kind in KINDS}
     return rules.merged(Rules(built[ALLOW], built[ASK], built[DENY]))
 
 
-def _gemini_policy_rule(text: str, prefix: str | None) -> Rule:
+def _gemini_policy_rule(text: str, prefix: str | None, regex: str | None) -> Rule:
+    if regex is not None:
+        return Rule(text, patterns.gemini_regex(regex), patterns.gemini_regex(regex))
     pattern = patterns.everything() if prefix is None else patterns.parse_prefix(prefix)
     assert pattern is not None
     return Rule(text, pattern, patterns.parse_prefix(prefix.lower()) if prefix else None)

@@ -209,11 +209,15 @@ class _Literals:
         return "".join(out)
 
 
-def gemini_policies(directory: str) -> dict[str, list[tuple[str, str | None]]]:
-    """allow/ask/deny -> (text, command prefix or None for every command) of the shell rules in
-    Gemini's `policies/*.toml`. A `commandRegex` or `argsPattern` rule counts as covering every
-    command for deny and ask (rtk cannot know what it spares) and is dropped for allow."""
-    found: dict[str, list[tuple[str, str | None]]] = {"allow": [], "ask": [], "deny": []}
+GeminiPolicy = tuple[str, str | None, str | None]  # (text, command prefix, command regex)
+
+
+def gemini_policies(directory: str) -> dict[str, list[GeminiPolicy]]:
+    """allow/ask/deny -> (text, command prefix, command regex) of the shell rules in Gemini's
+    `policies/*.toml`; neither prefix nor regex: every command. An `argsPattern` rule counts as
+    covering every command for deny and ask (rtk cannot know what it spares) and is dropped for
+    allow."""
+    found: dict[str, list[GeminiPolicy]] = {"allow": [], "ask": [], "deny": []}
     paths = _files(directory, ".toml")
     if not paths:
         return found
@@ -230,16 +234,18 @@ def gemini_policies(directory: str) -> dict[str, list[tuple[str, str | None]]]:
     return found
 
 
-def _gemini_rule(rule: dict, path: str, found: dict[str, list[tuple[str, str | None]]]) -> None:
+def _gemini_rule(rule: dict, path: str, found: dict[str, list[GeminiPolicy]]) -> None:
     tools = rule.get("toolName")
     names = tools if isinstance(tools, list) else [tools]
     kind = GEMINI_DECISIONS.get(rule.get("decision", ""))
     if kind is None or not any(name in SHELL_TOOLS or name == "*" for name in names):
         return
     text = f"policy rule in {path}: {rule.get('commandPrefix') or rule.get('commandRegex') or '*'}"
-    prefixes = rule.get("commandPrefix")
+    prefixes, regex = rule.get("commandPrefix"), rule.get("commandRegex")
     if prefixes is not None:
         for prefix in prefixes if isinstance(prefixes, list) else [prefixes]:
-            found[kind].append((text, str(prefix)))
-    elif kind != "allow" or not (rule.get("commandRegex") or rule.get("argsPattern")):
-        found[kind].append((text, None))
+            found[kind].append((text, str(prefix), None))
+    elif isinstance(regex, str):
+        found[kind].append((text, None, regex))
+    elif kind != "allow" or not rule.get("argsPattern"):
+        found[kind].append((text, None, None))

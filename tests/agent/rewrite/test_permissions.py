@@ -264,3 +264,11 @@ def test_gemini_policy_files(settings: Writer) -> None:
              'decision = "deny"\npriority = 100\n')
     assert decide("git push origin", "gemini").code == 2
     assert decide("git status", "gemini").code == 3
+
+
+def test_gemini_policy_command_regex(settings: Writer) -> None:
+    settings(".gemini/policies/mine.toml", '[[rule]]\ntoolName = "run_shell_command"\n'
+             "commandRegex = 'git (push|reset)'\ndecision = \"deny\"\npriority = 100\n")
+    assert decide("git push origin", "gemini").code == 2
+    assert decide('git "reset" --hard', "gemini").code in (1, 2)
+    assert decide("git status", "gemini").code == 3
