@@ -111,12 +111,12 @@ class Session:
 
 
 def failing_ids(raw_output: str) -> list[str]:
-    return re.findall(r"^FAILED (\S+)", raw_output, re.M)
+    return re.findall(r"^FAILED (\S+)", raw_output, re.MULTILINE)
 
 
 def counts(output: str) -> str:
     """`2 failed, 3 passed` from pytest's stats line (raw) or rtk's summary line."""
-    found = re.findall(r"^(?:pytest: )?((?:\d+ \w+, )*\d+ \w+) in [\d.]+s", output, re.M)
+    found = re.findall(r"^(?:pytest: )?((?:\d+ \w+, )*\d+ \w+) in [\d.]+s", output, re.MULTILINE)
     return found[-1] if found else ""
 
 
@@ -154,7 +154,7 @@ def test_an_agent_session_through_the_claude_hook_matches_the_raw_run(session: S
     for test_id in ids:
         assert test_id in rtk.stdout
     assert counts(raw.stdout) == "2 failed, 3 passed" and counts(rtk.stdout) == counts(raw.stdout)
-    for location in set(re.findall(r"^(tests/test_clamp\.py:\d+): AssertionError", raw.stdout, re.M)):
+    for location in set(re.findall(r"^(tests/test_clamp\.py:\d+): AssertionError", raw.stdout, re.MULTILINE)):
         assert location in rtk.stdout
     assert len(rtk.stdout) < len(raw.stdout)
 
