@@ -100,16 +100,17 @@ def gemini_prefix(prefix: str) -> Callable[[str], bool]:
     return test
 
 
-def gemini_regex(regex: str) -> Pattern:
+def gemini_regex(regex: str, fold: bool = False) -> Pattern:
     """A policy's `commandRegex`: Gemini searches `"command":"<regex>` in the JSON of the tool's
     arguments, so the regex must match at the start of the JSON-escaped command. Its head is ""
-    (any command could match); an invalid regex matches everything (it may be a deny)."""
+    (any command could match); an invalid regex matches everything (it may be a deny). `fold`:
+    case-insensitive, for deny rules tried on case-folded forms."""
     import re  # only when a Gemini policy file has a commandRegex rule
 
     from rtk.agent import hook_json
 
     try:
-        compiled = re.compile(regex)
+        compiled = re.compile(regex, re.IGNORECASE if fold else 0)
     except re.error:
         return everything()
     return Pattern("regex", "", lambda form: compiled.match(hook_json.dumps(form)[1:-1]) is not None)

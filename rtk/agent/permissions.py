@@ -231,7 +231,7 @@ def _gemini(cwd: str, home: str) -> Rules:
 
 def _gemini_policy_rule(text: str, prefix: str | None, regex: str | None) -> Rule:
     if regex is not None:
-        return Rule(text, patterns.gemini_regex(regex), patterns.gemini_regex(regex))
+        return Rule(text, patterns.gemini_regex(regex), patterns.gemini_regex(regex, fold=True))
     pattern = patterns.everything() if prefix is None else patterns.parse_prefix(prefix)
     assert pattern is not None
     return Rule(text, pattern, patterns.parse_prefix(prefix.lower()) if prefix else None)

@@ -268,7 +268,7 @@ def test_gemini_policy_files(settings: Writer) -> None:
 
 def test_gemini_policy_command_regex(settings: Writer) -> None:
     settings(".gemini/policies/mine.toml", '[[rule]]\ntoolName = "run_shell_command"\n'
-             "commandRegex = 'git (push|reset)'\ndecision = \"deny\"\npriority = 100\n")
+             "commandRegex = 'Git (push|reset)'\ndecision = \"deny\"\npriority = 100\n")
     assert decide("git push origin", "gemini").code == 2
     assert decide('git "reset" --hard', "gemini").code in (1, 2)
     assert decide("git status", "gemini").code == 3
