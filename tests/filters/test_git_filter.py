@@ -257,3 +257,14 @@ def test_a_rebase_that_ends_well_does_not_print_its_progress() -> None:
     _, out = run("git rebase main", ["Rebasing (1/2)", "Rebasing (2/2)",
                                      "Successfully rebased and updated refs/heads/feature."])
     assert out == ["ok rebased refs/heads/feature"]
+
+
+@pytest.mark.parametrize(("argv", "hint"), [
+    (("git", "diff", "8.2.0", "8.2.1"), "[folded: `git diff 8.2.0 8.2.1 -- PATH` shows one file whole]"),
+    (("git", "diff", "HEAD", "--", "src/"), "[folded: `git diff HEAD -- PATH` shows one file whole]"),
+    (("git", "log", "-p", "-20"), "[folded: `git log -p -20 -- PATH` shows one file whole]"),
+])
+def test_the_fold_hint_names_the_command_as_typed_limited_to_one_path(argv: tuple[str, ...], hint: str) -> None:
+    from rtk.filters.git.diff import one_file_hint
+
+    assert one_file_hint(argv) == hint
