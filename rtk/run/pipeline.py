@@ -31,8 +31,9 @@ HOLD_SECONDS = 1.0
 TAIL_LINES = 40
 SGR_RE = re.compile(r"\x1b\[[0-9;:]*m")
 # Close to the pre-tokenizer of BPE encodings (cl100k): a word with its leading space, up to
-# three digits, a run of punctuation, a run of spaces; each piece is at least one token.
-TOKEN_PIECE_RE = re.compile(r" ?[^\W\d_]+| ?\d{1,3}| ?[^\w\s]+|\s+")
+# three digits (no space: ` 20` is two pieces), a run of punctuation, a run of spaces; each piece
+# is at least one token.
+TOKEN_PIECE_RE = re.compile(r" ?[^\W\d_]+|\d{1,3}| ?[^\w\s]+|\s+")
 TOKEN_MARGIN = 3  # estimated tokens the filtered form must save to be printed instead of raw
 TAIL_HEADER_BYTES, TAIL_HEADER_TOKENS = 80, 24  # room for the raw tail's header when it is cut to size
 SAVED_BYTES_PER_TOKEN = 8  # what the filter dropped, counted in tokens at its densest plausible
