@@ -60,7 +60,7 @@ def host_argv(name: str, pid: int) -> list[str] | None:
         if found is None:
             return None
         argv, parent = found
-        if any(name in os.path.basename(word) for word in argv[:2]):
+        if any(name in word for word in argv[:2]):  # the native binary, or node + .../claude-code/cli.js
             return argv
         pid = parent
     return None
