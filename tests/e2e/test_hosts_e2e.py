@@ -25,10 +25,18 @@ from tests.conftest import rtk_executable
 from tests.e2e.fake_model_server import FakeModel
 
 PREFIX = Path(os.environ.get("RTK_HOSTS_PREFIX", "/tmp/rtk-hosts"))
-CLAUDE = PREFIX / "node_modules" / ".bin" / "claude"
-GEMINI = PREFIX / "node_modules" / ".bin" / "gemini"
-CODEX = PREFIX / "node_modules" / ".bin" / "codex"
-COPILOT = PREFIX / "node_modules" / ".bin" / "copilot"
+CHECKOUT = Path(__file__).resolve().parents[2]  # .ci/tools installs npm tools here
+
+
+def host_bin(name: str) -> Path:
+    """The host's npm launcher: under RTK_HOSTS_PREFIX, else in this checkout's node_modules."""
+    for prefix in (PREFIX, CHECKOUT):
+        if (found := prefix / "node_modules" / ".bin" / name).exists():
+            return found
+    return PREFIX / "node_modules" / ".bin" / name
+
+
+CLAUDE, GEMINI, CODEX, COPILOT = (host_bin(name) for name in ("claude", "gemini", "codex", "copilot"))
 INSTALL = (
     f"npm install --prefix {PREFIX} @anthropic-ai/claude-code @google/gemini-cli @openai/codex "
     "@github/copilot"
