@@ -55,7 +55,7 @@ class LineSplitter:
             self._check(b"", final=True)
         if pending.endswith(b"\r"):
             pending = pending[:-1]
-        return [_decode(pending)] if pending else []
+        return _decode_shown(pending) if pending else []
 
     def _check(self, chunk: bytes, final: bool = False) -> None:
         if chunk.isascii() and not final and not self._strict.getstate()[0]:
@@ -83,7 +83,7 @@ class LineSplitter:
 
     def _pieces(self, line: bytes) -> list[str]:
         if len(line) <= self._max:
-            return [_decode(line)]
+            return _decode_shown(line)
         pieces, rest = self._cut(_final_redraw(line))
         return [*pieces, _decode(rest)]
 
@@ -98,8 +98,35 @@ def _final_redraw(line: bytes) -> bytes:
 def _decode_lines(body: bytes) -> list[str]:
     """Complete lines; decoding them in one call is several times faster than line by line."""
     if b"\r" in body:
-        return [_decode(part) for part in body.split(b"\n")]
+        return [shown for part in body.split(b"\n") for shown in _decode_shown(part)]
     return body.decode("utf-8", "replace").split("\n")
+
+
+def _decode_shown(line: bytes) -> list[str]:
+    """The line a terminal shows after its redraws, preceded by the state it overwrote last when
+    that was another message rather than the same one redrawn: `Rebasing (4/7)\rAuto-merging x`
+    is where a rebase stopped, `Receiving objects: 10%\rReceiving objects: 100%` one line."""
+    if b"\r" not in line:
+        return [_decode(line)]
+    body = line[:-1] if line.endswith(b"\r") else line
+    cr = body.rfind(b"\r")
+    previous = body[body.rfind(b"\r", 0, cr) + 1:cr] if cr >= 0 else b""
+    final = _decode(line)
+    word = _first_word(previous)
+    if word and _first_word(body[cr + 1:]) not in (word, b""):
+        return [_decode(previous), final]
+    return [final]
+
+
+def _first_word(segment: bytes) -> bytes:
+    """The first run of letters: what tells one message from a redraw of the same one."""
+    start = next((i for i, b in enumerate(segment) if 97 <= (b | 32) <= 122), -1)
+    if start < 0:
+        return b""
+    end = start
+    while end < len(segment) and 97 <= (segment[end] | 32) <= 122:
+        end += 1
+    return segment[start:end]
 
 
 def _decode(line: bytes) -> str:

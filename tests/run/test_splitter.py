@@ -68,3 +68,16 @@ def test_lines_over_the_cap_are_cut_where_the_line_says_not_where_chunks_end(
     """A minified JSON document arriving in one read or in many gives the same pieces."""
     data = b"".join(parts)
     assert split_capped(data, size, cap) == split_capped(data, max(len(data), 1), cap)
+
+
+@pytest.mark.parametrize("raw, lines", [
+    (b"Rebasing (1/7)\rRebasing (4/7)\rAuto-merging x\n", ["Rebasing (4/7)", "Auto-merging x"]),
+    (b"Receiving objects:  10% (1/10)\rReceiving objects: 100% (10/10), done.\n",
+     ["Receiving objects: 100% (10/10), done."]),
+    (b" 50%\r100%\n", ["100%"]),
+    (b"crlf line\r\n", ["crlf line"]),
+])
+def test_a_redraw_keeps_the_step_another_message_overwrote(raw: bytes, lines: list[str]) -> None:
+    """A rebase that stops prints its progress, then its error over it: the step is a fact."""
+    for size in range(1, len(raw) + 1):
+        assert split_in_chunks(raw, size) == lines
