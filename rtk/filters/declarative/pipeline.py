@@ -15,7 +15,7 @@ from rtk.filters.base import strip_ansi
 
 from .pattern import LINE_CAP
 from .rules import Rules, Section
-from .stages import Collapse, Grouper, HeadingRepeater, Window, lines_marker
+from .stages import CarryPrefix, Collapse, Grouper, HeadingRepeater, Window, lines_marker
 
 
 class RulePipeline:
@@ -32,9 +32,10 @@ class RulePipeline:
         self.collapse = Collapse(rules.collapse, rules.collapse_min) if rules.collapse is not None else None
         self.group = Grouper(rules.group) if rules.group is not None else None
         self.headings = HeadingRepeater(rules.headings) if rules.headings is not None else None
+        self.carry = CarryPrefix(rules.carry) if rules.carry is not None else None
         window = (rules.head, rules.tail, rules.max_lines)
         self.window = Window(*window) if window != (None, None, None) else None
-        self._chain = (self.collapse, self.group, self.headings, self.window)
+        self._chain = (self.carry, self.collapse, self.group, self.headings, self.window)
         self.plain = all(stage is None for stage in self._chain)
         starts = [section.start.pattern for section in rules.sections]
         self.any_start = re.compile("|".join(f"(?:{p})" for p in starts)).search if starts else None
@@ -81,8 +82,8 @@ class RulePipeline:
         keep = rules.keep_only.search if rules.keep_only is not None else None
         limit = rules.truncate_at
         stages = self._stages
-        if self.collapse is None and self.group is None and self.headings is None and self.window is not None \
-                and limit is None:
+        if self.carry is None and self.collapse is None and self.group is None and self.headings is None \
+                and self.window is not None and limit is None:
             stages = self.window.feed  # type: ignore[assignment]
         plain = self.plain and limit is None
         prepare = self._replace

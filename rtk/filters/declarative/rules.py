@@ -65,6 +65,12 @@ class Headings:
 
 
 @dataclass(frozen=True)
+class Carry:
+    pattern: re.Pattern[str]
+    to: re.Pattern[str]
+
+
+@dataclass(frozen=True)
 class Counter:
     pattern: re.Pattern[str]
     sum_group: str | None
@@ -87,6 +93,7 @@ class Rules:
     collapse_min: int = 2
     group: Group | None = None
     headings: Headings | None = None
+    carry: Carry | None = None
     sections: tuple[Section, ...] = ()
     counters: dict[str, Counter] = field(default_factory=dict)
     summary: str | None = None
@@ -127,6 +134,7 @@ def _compile(table: dict[str, Any], where: str) -> Rules:
         collapse_min=min(int((get("collapse") or {}).get("min_count", 2) or 2), MAX_HELD),
         group=_group(get("group"), where),
         headings=_headings(get("headings"), where),
+        carry=_carry(get("carry"), where),
         sections=tuple(_section(s, f"{where}.sections[{i}]") for i, s in enumerate(get("sections") or [])),
         counters=counters,
         summary=_summary(get("summary"), counters, where),
@@ -215,6 +223,14 @@ def _headings(table: object, where: str) -> Headings | None:
     checked = check_table(table, TABLE_FIELDS["headings"], f"{where}.headings", ("pattern",))
     every = max(1, int(checked.get("every", 50)))  # type: ignore[call-overload]
     return Headings(compile_pattern(str(checked["pattern"]), f"{where}.headings.pattern"), every)
+
+
+def _carry(table: object, where: str) -> Carry | None:
+    if table is None:
+        return None
+    checked = check_table(table, TABLE_FIELDS["carry"], f"{where}.carry", ("pattern", "to"))
+    return Carry(compile_pattern(str(checked["pattern"]), f"{where}.carry.pattern"),
+                 compile_pattern(str(checked["to"]), f"{where}.carry.to"))
 
 
 def _section(table: object, where: str) -> Section:

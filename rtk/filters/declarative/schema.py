@@ -22,6 +22,7 @@ RULE_FIELDS: dict[str, type | tuple[type, ...]] = {
     "collapse": dict,
     "group": dict,
     "headings": dict,
+    "carry": dict,
     "sections": list,
     "counters": dict,
     "summary": str,
@@ -46,12 +47,13 @@ TABLE_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "match_output": {"pattern": str, "message": str, "unless": str},
     "collapse": {"normalize": list, "min_count": int},
     "headings": {"pattern": str, "every": int},
+    "carry": {"pattern": str, "to": str},
     "group": {"pattern": str, "max_items": int, "max_groups": int, "repeat_key_every": int},
     "counter": {"pattern": str, "sum": str},
 }
 TEST_FIELDS: dict[str, type | tuple[type, ...]] = {"name": str, "input": str, "expected": str,
                                                   "exit_code": int, "command": str}
-REQUIRED = {"headings": ("pattern",), "replace": ("pattern", "replacement"), "match_output": ("pattern", "message"),
+REQUIRED = {"carry": ("pattern", "to"), "headings": ("pattern",), "replace": ("pattern", "replacement"), "match_output": ("pattern", "message"),
             "group": ("pattern",), "counter": ("pattern",), "test": ("input", "expected")}
 _TYPE_NAMES = {bool: "a boolean", int: "an integer", str: "a string", list: "an array",
                dict: "a table"}

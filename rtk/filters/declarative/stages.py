@@ -11,7 +11,7 @@ from collections import deque
 
 from rtk.filters.base import elision_marker
 
-from .rules import Group, Headings
+from .rules import Carry, Group, Headings
 
 
 def lines_marker(count: int) -> str:
@@ -104,6 +104,41 @@ class Collapse:
             return run
         self.elided = self.elided or self.varied
         return [f"{run[0]} [x{count}]"]
+
+
+class CarryPrefix:
+    """A heading line (`FILE:L12:`) is put in front of each following line matching `to` (the
+    findings under it) instead of standing alone, so a later `group` can gather them by file.
+    A heading nothing follows, or any other line, ends the carry: the heading is then printed
+    as it was, so no line is lost."""
+
+    def __init__(self, spec: Carry) -> None:
+        self.spec = spec
+        self.heading: str | None = None
+        self.used = False
+        self.elided = False
+
+    def feed(self, line: str) -> list[str]:
+        probe = line[:4096]
+        if self.spec.pattern.search(probe):
+            out = self._flush()
+            self.heading, self.used = line, False
+            return out
+        if self.heading is not None and self.spec.to.search(probe):
+            self.used = True
+            return [f"{self.heading} {line.lstrip()}"]
+        out = self._flush()
+        self.heading = None
+        return out + [line]
+
+    def _flush(self) -> list[str]:
+        pending = self.heading is not None and not self.used
+        return [self.heading] if pending else []  # type: ignore[list-item]
+
+    def finish(self) -> list[str]:
+        out = self._flush()
+        self.heading = None
+        return out
 
 
 class HeadingRepeater:

@@ -116,3 +116,9 @@ def test_headings_are_repeated_under_long_runs() -> None:
     out, engine = run(spec, ["a.yml", "  1", "  2", "  3", "b.yml", "  4"])
     assert out == ["a.yml", "  1", "  2", "a.yml (continued)", "  3", "b.yml", "  4"]
     assert not engine.elided
+
+
+def test_carry_puts_a_heading_in_front_of_the_lines_under_it() -> None:
+    spec = one('carry = { pattern = ":L\\\\d+:$", to = "^  SC" }\n')
+    out, _ = run(spec, ["a.sh:L3:", "  SC1 x", "  SC2 y", "b.sh:L9:", "note", "c.sh:L1:"])
+    assert out == ["a.sh:L3: SC1 x", "a.sh:L3: SC2 y", "b.sh:L9:", "note", "c.sh:L1:"]  # nothing lost
