@@ -251,13 +251,16 @@ def test_requoted_denied_commands_are_never_allowed(command: str, isolated_home:
 
 
 @st.composite
-def denied_cases(draw: st.DrawFn) -> tuple[dict[str, list[str]], str]:
+def denied_cases(draw: st.DrawFn, host: str = "claude") -> tuple[dict[str, list[str]], str]:
     """A command and a deny rule made from its own words (exact, prefix or wildcard), the command
     then re-quoted, escaped, redirected and put among others: it must never be rewritten."""
     words = [draw(st.sampled_from(PROGRAMS))] + draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))
     cut = draw(st.integers(1, len(words)))
     head = " ".join(words[:cut])
-    rule = draw(st.sampled_from([f"{head}:*", " ".join(words), f"{words[0]} *"]))
+    if host == "claude":
+        rule = draw(st.sampled_from([f"{head}:*", " ".join(words), f"{words[0]} *"]))
+    else:  # Cursor's Shell(base) and Gemini's run_shell_command(prefix) are prefixes
+        rule = head
     quoted = [_requote(w, draw(st.integers(0, 7))) for w in words]
     if draw(st.booleans()):
         quoted.append(draw(st.sampled_from(REDIRECTS)))
@@ -268,19 +271,20 @@ def denied_cases(draw: st.DrawFn) -> tuple[dict[str, list[str]], str]:
     joined = order[0]
     for part in order[1:]:
         joined += draw(st.sampled_from(SEPARATORS)) + part
-    allow = draw(st.sampled_from([[], [f"{words[0]}:*"], ["*"]]))
+    allow = draw(st.sampled_from([[], [f"{words[0]}:*"], ["*"]] if host == "claude" else [[], [words[0]]]))
     return {"allow": allow, "ask": [], "deny": [rule]}, joined
 
 
-def test_a_command_matching_a_deny_rule_is_never_rewritten(isolated_home: Path) -> None:
+@pytest.mark.parametrize("host", HOSTS)
+def test_a_command_matching_a_deny_rule_is_never_rewritten(host: str, isolated_home: Path) -> None:
     (isolated_home / "work").mkdir(exist_ok=True)
 
     @settings(max_examples=int(os.environ.get("RTK_FUZZ_EXAMPLES", "150")), deadline=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-    @given(case=denied_cases())
+    @given(case=denied_cases(host))
     def run(case: tuple[dict[str, list[str]], str]) -> None:
         rules, command = case
-        check("claude", rules, command, isolated_home)
-        assert rewrite.decide(command, "claude", cwd=str(isolated_home / "work")).code in (1, 2)
+        check(host, rules, command, isolated_home)
+        assert rewrite.decide(command, host, cwd=str(isolated_home / "work")).code in (1, 2)
 
     run()
