@@ -61,19 +61,6 @@ class Segment:
         """Every reading a deny or ask rule is tried on."""
         return tuple(dict.fromkeys((self.joined(), self.peeled(), self.text, self.text_peeled())))
 
-    def with_rtk(self, program: str = "rtk") -> Segment:
-        """This command as rtk's rewrite runs it (`rtk` before the command word)."""
-        words = (*self.words[:self.start], program, *self.words[self.start:])
-        at = self.text_start
-        text = f"{self.text[:at]}{program} {self.text[at:]}"
-        known = self.known
-        prefix = " ".join(self.words[:self.start])
-        if self.start == 0:
-            known = f"{program} {known}"
-        elif known.startswith(prefix + " "):
-            known = f"{prefix} {program} {known[len(prefix) + 1:]}"
-        return Segment(words, self.start, self.literal, known, text, at, self.redirected)
-
 
 def of_command(cmd: Command, source: str, start: int | None) -> Segment:
     """The segment of a parsed simple command; `start` None when wrappers could not be peeled."""
