@@ -1,20 +1,25 @@
 """Re-quote table: denied commands written the ways bash reads identically; how many does the hook
 answer `allow` (or rewrite, which the host's deny rule no longer recognises)?"""
-import itertools, json, os, sys, tempfile
+import json
+import os
+import tempfile
+
 home = tempfile.mkdtemp()
 os.environ["HOME"] = home
 os.makedirs(home + "/.claude"); os.makedirs(home + "/.cursor"); os.makedirs(home + "/work")
-json.dump({"permissions": {"allow": ["Bash(git:*)", "Bash(cargo:*)"],
-                           "deny": ["Bash(git push:*)", "Bash(git push --force)", "Bash(git commit:*)", "Bash(cargo publish:*)"]}},
-          open(home + "/.claude/settings.json", "w"))
-json.dump({"permissions": {"allow": ["Shell(git)", "Shell(cargo)"], "deny": ["Shell(git push)", "Shell(git commit)", "Shell(cargo publish)"]}},
-          open(home + "/.cursor/cli-config.json", "w"))
+with open(home + "/.claude/settings.json", "w") as settings:
+    json.dump({"permissions": {"allow": ["Bash(git:*)", "Bash(cargo:*)"],
+                               "deny": ["Bash(git push:*)", "Bash(git push --force)", "Bash(git commit:*)",
+                                        "Bash(cargo publish:*)"]}}, settings)
+with open(home + "/.cursor/cli-config.json", "w") as settings:
+    json.dump({"permissions": {"allow": ["Shell(git)", "Shell(cargo)"],
+                               "deny": ["Shell(git push)", "Shell(git commit)", "Shell(cargo publish)"]}}, settings)
 try:
     from rtk.agent.hooks import respond
     from rtk.agent.hosts import HOSTS
 except ImportError:
-    from rtk.hooks import respond
     from rtk.hook_hosts import HOSTS
+    from rtk.hooks import respond
 
 BASES = [["git", "push"], ["git", "push", "--force"], ["git", "push", "origin", "main"], ["git", "commit", "-m", "wip"],
          ["cargo", "publish"]]

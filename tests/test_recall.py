@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from rtk import recall
-from rtk.recall import RawSpool
 from rtk.cli.recall import narrow
+from rtk.recall import RawSpool
 
 
 def spool_of(directory: Path, chunks: list[bytes], max_bytes: int = 1 << 20, **kw: int) -> RawSpool:

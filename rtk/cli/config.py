@@ -5,11 +5,12 @@ printed with its origin (default, the file, or the environment variable that ove
 """
 from __future__ import annotations
 
-import click
-
 import json
 import os
+import sys
 from typing import Any
+
+import click
 
 from rtk import config, paths
 

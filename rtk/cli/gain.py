@@ -15,9 +15,9 @@ import click
 
 from rtk import paths
 from rtk.gain import report as gain_report
-from rtk.track import history as tracking
 from rtk.gain.format import FORMATS, color_wanted, render
 from rtk.gain.report import Report, Scope
+from rtk.track import history as tracking
 
 VIEW_FLAGS = ("history", "daily", "weekly", "monthly", "graph", "failures")
 

@@ -1,12 +1,9 @@
 """The human-facing subcommands (click). Parses and dispatches; the logic lives in its modules."""
 from __future__ import annotations
 
-import sys
-
 import click
 
 from rtk import __version__
-
 
 EPILOG = """\b
 Examples:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import click
 
-
 PIPE_EPILOG = """\b
 Examples:
   rtk pipe --cmd "git log -n 50" < log.txt

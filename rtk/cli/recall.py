@@ -1,11 +1,11 @@
 """`rtk recall`: give back what a filter elided, whole or narrowed, without a traceback ever."""
 from __future__ import annotations
 
-import click
-
 import re
 import sys
 import time
+
+import click
 
 from rtk import recall
 

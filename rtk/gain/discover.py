@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from rtk.agent.audit_report import command_key
 from rtk.gain.transcripts import ShellCall
@@ -65,9 +65,9 @@ def _totals(groups: dict[str, Group]) -> dict[str, int]:
 
 
 def in_scope(call: ShellCall, since_days: int, project: str | None, now: datetime | None = None) -> bool:
-    if since_days > 0 and call.when is not None:
-        if call.when < (now or datetime.now(timezone.utc)) - timedelta(days=since_days):
-            return False
+    if since_days > 0 and call.when is not None \
+            and call.when < (now or datetime.now(UTC)) - timedelta(days=since_days):
+        return False
     return project is None or project.lower() in call.cwd.lower()
 
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from rtk.track import tokens
 from rtk.track import history as tracking
+from rtk.track import tokens
 
 GRAPH_DAYS = 30
 SINCE_RE = re.compile(r"(\d+)([hdw])")

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rtk.gain.units import duration, human
 from rtk.gain.report import PERIOD_KEY, Report
+from rtk.gain.units import duration, human
 
 BAR_WIDTH = 20
 GRAPH_WIDTH = 40

@@ -11,9 +11,9 @@ import sys
 import time
 
 from rtk import config
-from rtk.track import accounting
 from rtk.filters.base import Stream
 from rtk.run.pipeline import OutputPipeline, PassthroughPipeline, Writer, build_pipeline
+from rtk.track import accounting
 
 
 class RunOutput:

@@ -15,8 +15,8 @@ import shlex
 import sys
 
 from rtk import config
-from rtk.filters.registry import REGISTRY
 from rtk.filters.base import Stream
+from rtk.filters.registry import REGISTRY
 from rtk.run.pipeline import Writer
 
 READ_SIZE = 256 * 1024

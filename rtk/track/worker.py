@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rtk.track import tokens
 from rtk.track import history as tracking
+from rtk.track import tokens
 from rtk.track.queue import LOCK_NAME
 
 POLL_SECONDS = 0.1

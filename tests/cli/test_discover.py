@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -34,7 +34,7 @@ def claude_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     project = tmp_path / "claude" / "projects" / "-work-app"
     project.mkdir(parents=True)
     status = GIT_STATUS.read_text(encoding="utf-8", errors="replace")
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     old = now - timedelta(days=90)
     lines = [
         _use("t1", "git status", "/work/app", now), _result("t1", status),

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from rtk import config
 from rtk.filters.base import Stream
-from rtk.run.replay import pick_filter
 from rtk.run.pipeline import build_pipeline
+from rtk.run.replay import pick_filter
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"

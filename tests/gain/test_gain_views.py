@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from rtk.cli.gain import gain
 from rtk.track import accounting
 from rtk.track import history as tracking
-from rtk.cli.gain import gain
 from tests.track.helpers import CORPUS, exact
 
 DAY = 86400

@@ -9,8 +9,8 @@ import pytest
 
 from rtk import config
 from rtk.run import fast_finish
-from rtk.run.pty_child import spawn
 from rtk.run.output import RunOutput
+from rtk.run.pty_child import spawn
 
 
 def start(code: str) -> tuple[subprocess.Popen[bytes], dict[int, int], RunOutput]:

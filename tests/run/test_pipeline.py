@@ -8,8 +8,8 @@ import pytest
 
 from rtk import recall
 from rtk.filters.base import Line, Stream
-from rtk.run.pipeline import OutputPipeline, PassthroughPipeline, Writer
 from rtk.recall import RawSpool
+from rtk.run.pipeline import OutputPipeline, PassthroughPipeline, Writer
 
 
 class KeepMatching:

@@ -41,6 +41,7 @@ from rtk.agent.install.files import (
     read_bytes,
     unified_diff,
 )
+from rtk.agent.program import own_script
 
 Echo = Callable[[str], None]
 
@@ -199,22 +200,13 @@ def _message(change: Change, uninstall: bool) -> str:
 
 def hook_program() -> str:
     """`rtk` when the rtk on PATH is this one; else this one's absolute path; else `python -m rtk`."""
-    mine = _own_executable()
+    mine = own_script()
     on_path = shutil.which("rtk")
     if on_path and mine and os.path.samefile(on_path, mine):
         return "rtk"
     if mine:
         return shlex.quote(mine)
     return f"{shlex.quote(sys.executable)} -m rtk"
-
-
-def _own_executable() -> str | None:
-    candidates = [sys.argv[0]] if os.path.basename(sys.argv[0] or "") == "rtk" else []
-    candidates.append(os.path.join(os.path.dirname(sys.executable), "rtk"))
-    for candidate in candidates:
-        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return os.path.abspath(candidate)
-    return None
 
 
 def show(agents: tuple[str, ...], home: Path, cwd: Path, echo: Echo, warn: Echo) -> None:

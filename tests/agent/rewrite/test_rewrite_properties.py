@@ -10,8 +10,8 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rtk.shell import parse as shell
 from rtk.agent.rewrite import decide
+from rtk.shell import parse as shell
 
 COMMANDS = ["git status", "git diff --stat", "git log --oneline -5", "cargo test", "cargo +nightly build",
             "pytest -x", "python3 -m pytest -q", "npx tsc --noEmit", "ls -la", "cd src", "echo 'a && b'",
