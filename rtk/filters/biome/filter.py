@@ -69,24 +69,26 @@ class BiomeFilter(BaseFilter):
         category, fixable = header["category"], " (fixable)" if "FIXABLE" in header["tags"] else ""
         if category == "format":
             message, category = "needs formatting", ""
-        where = f"L{header['line']}:{header['col']}" if header["line"] else ""
+        where = f"{header['file']}:{header['line']}:{header['col']}" if header["line"] else ""
         self._groups.setdefault((severity, category + fixable, message), []).append(where)
         return out
 
     def _end_file(self) -> list[Line]:
-        """The file's diagnostics, one line per (severity, rule, message): `L12:5 L40:1` when many."""
+        """The file's diagnostics, one line per (severity, rule, message), each place in biome's own
+        `path:line:col` form; the file alone on its line only for diagnostics without a place."""
         if not self._file:
             return []
-        out = [Line(self._file, self._stream)]
+        placeless = any(not p for places in self._groups.values() for p in places)
+        out = [Line(self._file, self._stream)] if placeless else []
         for (severity, rule, message), places in self._groups.items():
             rule_part = f" {rule}" if rule else ""
             where = [p for p in places if p]
             if len(where) <= 1:
                 lead = f"{where[0]} " if where else ""
-                out.append(Line(f"  {lead}{severity}{rule_part}: {message}", self._stream))
+                out.append(Line(f"{lead}{severity}{rule_part}: {message}", self._stream))
             else:
                 spots = " ".join(where)
-                out.append(Line(f"  {severity}{rule_part}: {message} (x{len(where)}): {spots}", self._stream))
+                out.append(Line(f"{severity}{rule_part}: {message} (x{len(where)}): {spots}", self._stream))
         self._file, self._groups = "", {}
         return out
 

@@ -36,11 +36,8 @@ class Runs:
         self.lines, self.locs = [], []
         if len(lines) < RUN_MIN:
             return lines
-        columns = {col for _, col in locs}
-        one_column = len(columns) == 1
-        column = f", column {locs[0][1]}" if one_column and locs[0][1] else ""
-        out = [f"{self.file}: {self.msg} ({len(locs)} times{column})"]
-        shown = [f"L{line}" if one_column or not col else f"L{line}:{col}" for line, col in locs]
+        out = [f"{self.file}: {self.msg} ({len(locs)} times)"]
+        shown = [f"{self.file}:{line}:{col}" if col else f"{self.file}:{line}" for line, col in locs]
         for i in range(0, len(shown), PER_LINE):
             out.append(f"  {' '.join(shown[i:i + PER_LINE])}")
         self.file = self.msg = ""

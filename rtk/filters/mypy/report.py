@@ -1,9 +1,8 @@
-"""Diagnostics grouped under their file, printed when mypy moves on to the next file.
+"""Diagnostics in mypy's own one-line form, printed when mypy moves on to the next file.
 
-Diagnostics of one file with the same code and message (and no notes) share one line that lists
-their locations (`L40 L46 L51 [no-untyped-def] Function is missing a type annotation`); a note
-repeated word for word anywhere in the run is printed once. Long groups repeat the file
-name every REPEAT_EVERY lines so a location is never far from its file.
+Each keeps `path:line: error: message  [code]` exactly as mypy's plain output writes it (pretty
+output's wrapped lines joined, its source frames dropped), because that location string is what
+agents and editors act on; a note repeated word for word anywhere in the run is printed once.
 """
 from __future__ import annotations
 
@@ -11,9 +10,7 @@ from collections import Counter
 
 from rtk.filters.mypy.lines import Diagnostic
 
-REPEAT_EVERY = 25
 TOP_CODES = 10
-PER_LINE = 20
 
 
 class Report:
@@ -45,56 +42,29 @@ class Report:
         return out
 
     def _render(self, items: list[Diagnostic]) -> list[str]:
-        path = items[0].path
-        errors = sum(d.kind == "error" for d in items)
-        out = [f"{path} ({errors} {'error' if errors == 1 else 'errors'})" if errors else path]
-        since = 0
-        for group in self._merge(items):
-            if since >= REPEAT_EVERY:
-                out.append(f"{path} (continued)")
-                since = 0
-            lines = self._group(group)
-            out.extend(lines)
-            since += len(lines)
+        out: list[str] = []
+        for d in items:
+            out.extend(self._diagnostic(d))
         return out
 
-    @staticmethod
-    def _merge(items: list[Diagnostic]) -> list[list[Diagnostic]]:
-        """Same kind, code and message without notes: one group, in order of first appearance."""
-        groups: dict[tuple[str, str, str], list[Diagnostic]] = {}
-        alone: list[list[Diagnostic]] = []
-        order: list[list[Diagnostic]] = []
-        for d in items:
-            if d.notes or d.kind == "context":
-                alone.append([d])
-                order.append(alone[-1])
-                continue
-            key = (d.kind, d.code, d.text)
-            if key not in groups or len(groups[key]) >= PER_LINE:
-                groups[key] = []
-                order.append(groups[key])
-            groups[key].append(d)
-        return order
-
-    def _group(self, group: list[Diagnostic]) -> list[str]:
-        first = group[0]
-        for d in group:
-            if d.kind == "error":
-                self.errors += 1
-                self.files.add(d.path)
-                self.codes[d.code or "no code"] += 1
-        kind = "" if first.kind == "error" else f"{first.kind}: "
-        code = f"[{first.code}] " if first.code else ""
-        where = " ".join(d.where for d in group)
-        if first.kind == "context":  # `--show-error-context`: `In function "f":` before its errors
-            return [f"  {first.text}"]
-        out = [f"  {where} {kind}{code}{first.text}"]
-        for note in first.notes:
+    def _diagnostic(self, d: Diagnostic) -> list[str]:
+        """mypy's own line (`path:line: error: message  [code]`), wrapped lines joined: the
+        location an agent (or its editor) jumps to stays exactly as mypy writes it."""
+        if d.kind == "context":  # `--show-error-context`: `path: In function "f":` before its errors
+            return [f"{d.path}: {d.text}"]
+        if d.kind == "error":
+            self.errors += 1
+            self.files.add(d.path)
+            self.codes[d.code or "no code"] += 1
+        where = f"{d.path}:{d.line}" + (f":{d.col}" if d.col is not None else "")
+        code = f"  [{d.code}]" if d.code else ""
+        out = [f"{where}: {d.kind}: {d.text.rstrip()}{code}"]
+        for note in d.notes:
             if note in self._notes_seen:
                 self.dropped_notes += 1
                 continue
             self._notes_seen.add(note)
-            out.append(f"    note: {note}")
+            out.append(f"{where}: note: {note}")
         return out
 
     def summary(self) -> str:

@@ -1,4 +1,6 @@
-"""pyright's text output read line by line into per-file groups."""
+"""pyright and basedpyright: each diagnostic as `path:line:col - error: message`, pyright's own
+location string, its explanation lines kept; the per-file heading lines dropped (every line
+names its file); one closing count by rule."""
 from __future__ import annotations
 
 import re
@@ -15,7 +17,6 @@ COUNTS = re.compile(r"^\d[\d,]* errors?, \d[\d,]* warnings?, \d[\d,]* (?:informa
 EXPLANATION = re.compile(r"^\s{4,}\S")  # pyright indents with "  " then NBSP-space pairs
 FILE = re.compile(r"^(?:[A-Za-z]:)?[/\\]?\S.*\.pyi?$|^\S.*\.ipynb$")
 PER_LINE = 20
-REPEAT_EVERY = 25  # lines after which a long group repeats its file name
 TOP_RULES = 10
 
 
@@ -50,7 +51,7 @@ class PyrightFilter(BaseFilter):
         if (m := DIAG.match(text)) is not None:
             out = self._flush() if m["path"] != self._file else []
             self._file = m["path"]
-            self._items.append(Item(f"L{m['line']}:{m['col']}", m["kind"], m["msg"]))
+            self._items.append(Item(f"{m['path']}:{m['line']}:{m['col']}", m["kind"], m["msg"]))
             self.failure_seen = self.failure_seen or m["kind"] == "error"
             return out
         if self._items and EXPLANATION.match(text):
@@ -64,20 +65,14 @@ class PyrightFilter(BaseFilter):
     def _flush(self) -> list[str]:
         if not self._items:
             return []
-        path = self._file or ""
-        out = [path]
-        since = 0
+        out = []
         for group in _merge(self._items):
-            if since >= REPEAT_EVERY:
-                out.append(f"{path} (continued)")
-                since = 0
             first = group[0]
             for item in group:
                 self._rules[item.rule or item.kind] += 1
             self._total += len(group)
-            out.append(f"  {' '.join(i.where for i in group)} {first.kind}: {first.message}")
+            out.append(f"{' '.join(i.where for i in group)} - {first.kind}: {first.message}")
             out.extend(first.more)
-            since += 1 + len(first.more)
         self._items = []
         self._file = None
         return out

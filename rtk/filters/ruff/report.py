@@ -1,10 +1,10 @@
-"""Findings grouped under their file, and the closing count by rule.
+"""Findings as ruff's concise lines (`path:line:col: CODE message`), and the closing count by rule.
 
-ruff sorts its findings by file, so a file's group is printed as soon as the findings move on
-to the next file. Findings without a code frame that share code and message share one line
+Every location keeps ruff's own `path:line:col`, the string an agent or editor jumps to. ruff
+sorts its findings by file, so a file's findings are printed as soon as ruff moves on to the
+next file. Findings of one file without a code frame that share code and message share one line
 listing their locations; with frames, a message repeated word for word in the same file is
-printed once and later ones say `(same)`, and a rule's `help:` is printed at its first finding in the file. Long groups repeat the file name every REPEAT_EVERY lines so a location is
-never far from its file.
+printed once and later ones say `(same)`, and a rule's `help:` is printed at its first finding.
 """
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from collections import Counter
 
 from rtk.filters.ruff.lines import Finding
 
-REPEAT_EVERY = 25
 TOP_RULES = 10
 PER_LINE = 20
 
@@ -42,28 +41,21 @@ class Report:
         return out
 
     def _render(self, findings: list[Finding]) -> list[str]:
-        path = findings[0].path
-        out = [f"{path} ({len(findings)})"]
+        out: list[str] = []
         seen: set[tuple[str, str]] = set()
         helped: set[str] = set()
-        since_header = 0
         for group in _merge(findings):
             f = group[0]
-            if since_header >= REPEAT_EVERY:
-                out.append(f"{path} (continued)")
-                since_header = 0
             self.rules[f.code] += len(group)
-            where = " ".join(f"L{g.line}:{g.col}" for g in group)
-            lines = self._finding(f, where, (f.code, f.message) in seen, f.code in helped)
+            where = " ".join(f"{g.path}:{g.line}:{g.col}" for g in group)
+            out.extend(self._finding(f, where, (f.code, f.message) in seen, f.code in helped))
             seen.add((f.code, f.message))
             helped.add(f.code)
-            out.extend(lines)
-            since_header += len(lines)
         return out
 
     @staticmethod
     def _finding(f: Finding, where: str, repeated: bool, helped: bool) -> list[str]:
-        out = [f"  {where} {f.code} {'(same)' if repeated else f.message}"]
+        out = [f"{where}: {f.code} {'(same)' if repeated else f.message}"]
         if f.source:
             out.append(f"    | {f.source}")
         if f.help and not helped:
