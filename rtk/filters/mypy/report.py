@@ -2,7 +2,9 @@
 
 Each keeps `path:line: error: message  [code]` exactly as mypy's plain output writes it (pretty
 output's wrapped lines joined, its source frames dropped), because that location string is what
-agents and editors act on; a note repeated word for word anywhere in the run is printed once.
+agents and editors act on. A message repeated in one file is written out at its first line and
+`(same as line N)` after the later locations; a note repeated word for word anywhere in the run
+is printed once.
 """
 from __future__ import annotations
 
@@ -43,11 +45,16 @@ class Report:
 
     def _render(self, items: list[Diagnostic]) -> list[str]:
         out: list[str] = []
+        first_at: dict[tuple[str, str, str], int] = {}  # a message's first line in this file
         for d in items:
-            out.extend(self._diagnostic(d))
+            key = (d.kind, d.code, d.text.rstrip())
+            same = first_at.get(key) if not d.notes and d.kind != "context" else None
+            if same is None and d.kind != "context":
+                first_at.setdefault(key, d.line)
+            out.extend(self._diagnostic(d, same))
         return out
 
-    def _diagnostic(self, d: Diagnostic) -> list[str]:
+    def _diagnostic(self, d: Diagnostic, same: int | None = None) -> list[str]:
         """mypy's own line (`path:line: error: message  [code]`), wrapped lines joined: the
         location an agent (or its editor) jumps to stays exactly as mypy writes it."""
         if d.kind == "context":  # `--show-error-context`: `path: In function "f":` before its errors
@@ -58,7 +65,8 @@ class Report:
             self.codes[d.code or "no code"] += 1
         where = f"{d.path}:{d.line}" + (f":{d.col}" if d.col is not None else "")
         code = f"  [{d.code}]" if d.code else ""
-        out = [f"{where}: {d.kind}: {d.text.rstrip()}{code}"]
+        text = f"(same as line {same})" if same is not None else f"{d.text.rstrip()}{code}"
+        out = [f"{where}: {d.kind}: {text}"]
         for note in d.notes:
             if note in self._notes_seen:
                 self.dropped_notes += 1
