@@ -55,11 +55,11 @@ def test_the_distribution_is_named_to_be_published(dists: dict[str, Path]) -> No
 
 def _fresh_venv(where: Path, dist: Path) -> Path:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
-    purelib = Path(sysconfig.get_path("purelib", vars={"base": str(where), "platbase": str(where)}))
-    purelib.mkdir(parents=True, exist_ok=True)
-    (purelib / "deps-of-the-test-env.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     subprocess.run([sys.executable, "-m", "pip", "--python", str(where / "bin" / "python"), "install",
                     "--no-deps", "-q", str(dist)], check=True, capture_output=True)
+    # only now: seen before the install, this environment's own rtk-python would satisfy pip
+    purelib = Path(sysconfig.get_path("purelib", vars={"base": str(where), "platbase": str(where)}))
+    (purelib / "deps-of-the-test-env.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     return where / "bin" / "rtk"
 
 
