@@ -23,7 +23,8 @@ def test_launchers_reach_mypy() -> None:
 
 def test_pretty_messages_are_joined_and_source_lines_dropped() -> None:
     filt, out = run("requests_strict_pretty")
-    assert "  L81 [attr-defined] Module \"urllib.request\" has no attribute \"proxy_bypass_environment\"" in out
+    assert ('src/requests/compat.py:81: error: Module "urllib.request" has no attribute '
+            '"proxy_bypass_environment"  [attr-defined]') in out
     assert not any(line.strip().startswith("^") for line in out)
     assert filt.elided
 
@@ -36,24 +37,31 @@ def test_pretty_and_plain_give_the_same_report() -> None:
 
 def test_code_alone_on_the_wrapped_line_is_found() -> None:
     _, out = run("flask_pretty_project")
-    assert any(line.endswith('[arg-type] Argument 1 to "asdict" has incompatible type '
-                             '"DataclassInstance | type[DataclassInstance]"; expected "DataclassInstance"')
-               for line in out)
+    assert ('src/flask/json/provider.py:116: error: Argument 1 to "asdict" has incompatible type '
+            '"DataclassInstance | type[DataclassInstance]"; expected "DataclassInstance"  [arg-type]') in out
 
 
 def test_notes_follow_their_error_and_repeated_notes_print_once() -> None:
     _, out = run("six_clean")
-    at = out.index("  L555 [misc] All conditional function variants must have identical signatures")
-    assert out[at + 1:at + 5] == ["    note: Original:", "    note:     def callable(object, /) -> TypeIs[Callable[..., object]]",
-                                  "    note: Redefinition:", "    note:     def callable(obj: Any) -> Any"]
+    at = out.index("six.py:555: error: All conditional function variants must have identical signatures  [misc]")
+    assert out[at + 1:at + 5] == ["six.py:555: note: Original:",
+                                  "six.py:555: note:     def callable(object, /) -> TypeIs[Callable[..., object]]",
+                                  "six.py:555: note: Redefinition:", "six.py:555: note:     def callable(obj: Any) -> Any"]
     _, flask = run("flask_pretty_project")
     see = [line for line in flask if "running_mypy.html#missing-imports" in line]
     assert len(see) == 1
 
 
-def test_same_message_shares_one_line_with_every_location() -> None:
+def test_same_message_keeps_every_location_on_its_own_line() -> None:
     _, out = run("requests_strict")
-    assert "  L40 L46 L51 L54 L57 L60 L67 L79 L86 L90 L93 L98 [no-untyped-def] Function is missing a type annotation" in out
+    message = "Function is missing a type annotation  [no-untyped-def]"
+    first = out.index(f"src/requests/structures.py:40: error: {message}")
+    at = [first]
+    for n in (46, 51, 54, 57, 60, 67, 79, 86, 90, 93, 98):  # each later place on its own line, in order
+        where = f"src/requests/structures.py:{n}: error: "
+        at.append(next(i for i, line in enumerate(out)
+                       if line in (where + message, where + "(same as line 40)")))
+    assert at == sorted(at)
 
 
 def test_summary_is_verbatim_and_counts_match() -> None:
@@ -78,7 +86,9 @@ def test_every_error_is_listed(case: str) -> None:
     raw = raw_lines("mypy", case)
     found = next(m for line in raw if (m := re.match(r"^Found (\d+) errors? in (\d+) files?", line)))
     _, out = run(case)
-    locations = sum(len(re.findall(r"(?:^  | )L\d+(?::\d+)?(?= )", line)) for line in out
-                    if line.startswith("  L") and " note: " not in line)
-    assert locations == int(found[1])
+    error = re.compile(r"^(\S.*?:\d+(?::\d+)?): error: \S")
+    raw_places = sorted(m[1] for line in raw if (m := error.match(line)))
+    places = sorted(m[1] for line in out if (m := error.match(line)))
+    assert len(places) == int(found[1])
+    assert places == raw_places
     assert out[-1].startswith(f"mypy: {int(found[1]):,} error")

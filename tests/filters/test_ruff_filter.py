@@ -27,8 +27,8 @@ def test_check_and_format_pick_their_filter() -> None:
 
 def test_full_format_keeps_the_marked_line_and_help_not_the_frame() -> None:
     filt, out = run("check_default", ("ruff", "check", "src"))
-    at = out.index("  L86:9 B028 No explicit `stacklevel` keyword argument found")
-    assert out[at - 1] == "src/requests/__init__.py (51)"
+    at = out.index("src/requests/__init__.py:86:9: B028 No explicit `stacklevel` keyword argument found")
+    assert at == 0 and "src/requests/__init__.py (51)" not in out  # no file heading: the path is on the line
     assert out[at + 1:at + 3] == ["    | warnings.warn(", "    help: Set `stacklevel=2`"]
     assert not any("^^^" in line or line.startswith(("   -", "89 +")) for line in out)
     assert filt.elided and filt.failure_seen
@@ -36,7 +36,8 @@ def test_full_format_keeps_the_marked_line_and_help_not_the_frame() -> None:
 
 def test_a_repeated_message_in_one_file_says_same() -> None:
     _, out = run("check_default", ("ruff", "check", "src"))
-    assert "  L104:9 B028 (same)" in out
+    assert "src/requests/__init__.py:104:9: B028 (same)" in out
+    assert "src/requests/__init__.py:113:5: B028 (same)" in out
 
 
 def test_fix_summary_is_verbatim_and_rules_are_counted() -> None:
@@ -47,14 +48,19 @@ def test_fix_summary_is_verbatim_and_rules_are_counted() -> None:
 
 def test_concise_and_grouped_give_the_same_findings() -> None:
     _, concise = run("check_concise", ("ruff", "check", "--output-format", "concise", "src"))
-    assert "  L151:25 F401 `.utils` imported but unused; consider removing, adding to `__all__`, or using a redundant alias" in concise
+    assert ("src/requests/__init__.py:151:25: F401 `.utils` imported but unused; consider removing, adding to "
+            "`__all__`, or using a redundant alias") in concise
     _, grouped = run("check_grouped", ("ruff", "check", "--output-format", "grouped", "src"))
-    assert grouped[:2] == ["src/flask/app.py (4)", "  L270:91 RUF102 [*] Invalid rule code in `# noqa`: B950"]
+    assert grouped[0] == "src/flask/app.py:270:91: RUF102 [*] Invalid rule code in `# noqa`: B950"
 
 
-def test_long_file_groups_repeat_the_file_name() -> None:
+def test_long_file_names_its_path_on_every_finding() -> None:
+    raw = raw_lines("ruff", "check_all_full")
     _, out = run("check_all_full", ("ruff", "check", "httpx"))
-    assert "httpx/_urls.py (continued)" in out
+    raw_places = [line.split("--> ")[1] for line in raw if line.lstrip().startswith("--> httpx/_urls.py:")]
+    places = [line.split(": ")[0] for line in out if re.match(r"^httpx/_urls\.py:\d+:\d+: \S", line)]
+    assert len(raw_places) > 40 and places == raw_places
+    assert not any("(continued)" in line for line in out)
 
 
 def test_format_check_lists_every_file_and_keeps_the_count() -> None:
@@ -79,7 +85,8 @@ def test_format_syntax_error_keeps_its_location() -> None:
 
 def test_concise_findings_with_one_message_share_a_line() -> None:
     _, out = run("check_concise", ("ruff", "check", "--output-format", "concise", "src"))
-    assert "  L143:1 L148:1 L149:1 L151:1 L152:1 L164:1 L165:1 L177:1 L178:1 L179:1 E402 Module level import not at top of file" in out
+    places = " ".join(f"src/requests/__init__.py:{n}:1" for n in (143, 148, 149, 151, 152, 164, 165, 177, 178, 179))
+    assert f"{places}: E402 Module level import not at top of file" in out
     assert "ruff: 184 findings in 13 files (F401 x59, E501 x40, B904 x27, E402 x17, B028 x9, " in out[-1]
 
 
@@ -87,11 +94,20 @@ def test_concise_findings_with_one_message_share_a_line() -> None:
                                   "check_fix", "check_fix_concise", "check_syntax_error"])
 def test_every_finding_is_counted(case: str) -> None:
     raw = raw_lines("ruff", case)
-    findings = sum(bool(re.match(r"^\S+:\d+:\d+: \S", line) or re.match(r"^\s*--> \S+:\d+:\d+$", line)
-                        or re.match(r"^\s+\d+:\d+\s+\S+ ", line)) for line in raw)
+    raw_places: list[str] = []
+    heading = ""
+    for line in raw:  # concise `path:l:c: CODE`, full `--> path:l:c`, grouped `path:` then `  l:c CODE`
+        if m := re.match(r"^(\S+:\d+:\d+): \S", line) or re.match(r"^\s*--> (\S+:\d+:\d+)$", line):
+            raw_places.append(m[1])
+        elif m := re.match(r"^\s+(\d+:\d+)\s+\S+ ", line):
+            raw_places.append(f"{heading}:{m[1]}")
+        elif m := re.match(r"^(\S+\.\w+):$", line):
+            heading = m[1]
+    findings = len(raw_places)
     _, out = run(case, ("ruff", "check"))
-    locations = sum(len(re.findall(r"(?:^  | )L\d+:\d+(?= )", line)) for line in out if line.startswith("  L"))
-    assert locations == findings
+    places = [place for line in out if (m := re.match(r"^(\S+:\d+:\d+(?: \S+:\d+:\d+)*): \S", line))
+              for place in m[1].split()]
+    assert findings and sorted(places) == sorted(raw_places)
     assert out[-1].startswith(f"ruff: {findings:,} finding")
 
 
