@@ -1,7 +1,8 @@
 """eslint (stylish, the default, and unix formats; --fix; --max-warnings).
 
 Kept: every problem with its line:col, severity, rule and message, grouped under its file
-(`src/a.ts` / `  L12:5 error no-unused-vars: 'x' is defined but never used`; a message seen
+(`src/a.ts` / `  L12:5 error no-unused-vars: 'x' is defined but never used`; with `-f unix`
+each problem keeps eslint's `src/a.ts:12:5` instead of the file line; a message seen
 again for the same rule in the same file is printed once with all its positions: `L3:1 L9:1`, and as `(as above)` in later files); parsing errors;
 the totals (`6 problems (3 errors, 3 warnings)`) and the fixable counts; `--max-warnings`
 verdicts; eslint's crash report (`Oops! Something went wrong!`) with frames in node_modules and
@@ -45,6 +46,7 @@ class EslintFilter(BaseFilter):
         self._files = 0
         self._fix = any(word == "--fix" or word.startswith("--fix-") for word in self.ctx.argv)
         self._crash = False
+        self._unix = False  # `-f unix` keeps eslint's own `path:line:col` on every problem
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         text = strip_ansi(line).rstrip()
@@ -53,6 +55,7 @@ class EslintFilter(BaseFilter):
         if (problem := PROBLEM.match(text)) is not None and self._file:
             return self._stylish(problem, stream)
         if (unix := UNIX.match(text)) is not None:
+            self._unix = True
             return self._problem(unix["file"], unix["line"], unix["col"], unix["sev"].lower(),
                                  unix["rule"] or "", unix["message"], stream)
         if (total := TOTAL.match(text)) is not None:
@@ -91,16 +94,21 @@ class EslintFilter(BaseFilter):
         if not self._open_file:
             return []
         out = self._shown_path(self._open_file)
+        prefix = ""
+        if self._unix:  # the path goes in front of each position instead of on a line of its own
+            prefix = out.pop().text + ":"
         for (severity, rule, message), positions in self._groups.items():
             if rule and (severity, rule, message) in self._said:
                 message = "(as above)"  # the same rule's same message, printed for an earlier file
             elif rule and len(self._said) < SAID_MAX:
                 self._said.add((severity, rule, message))
             rule_part = f"{rule}: " if rule else ""
-            if len(positions) == 1:
+            if prefix and len(positions) == 1:
+                out.append(Line(f"{prefix}{positions[0]} {severity} {rule_part}{message}", self._stream))
+            elif len(positions) == 1:
                 out.append(Line(f"  L{positions[0]} {severity} {rule_part}{message}", self._stream))
             else:
-                where = " ".join(f"L{p}" for p in positions)
+                where = " ".join(f"{prefix}{p}" if prefix else f"L{p}" for p in positions)
                 out.append(Line(f"  {severity} {rule_part}{message} (x{len(positions)}): {where}", self._stream))
         self._open_file, self._groups = "", {}
         return out
