@@ -172,10 +172,12 @@ class OutputPipeline:
             return False
         if printed is None:
             return False
-        if not self._lossless:  # the counts decide the raw-tail rule, which a lossless filter skips
+        if not self._lossless:  # the counts and the tail serve the raw-tail rule, which a lossless filter skips
             self._raw_lines += body.count(b"\n")
             self._emitted += printed.count(b"\n")
-        self.writer.write_bytes(printed, stream)
+            self._tail.extend(_last_lines(body, TAIL_LINES))
+        if printed:
+            self.writer.write_bytes(printed, stream)
         return True
 
     def end_of_stream(self, stream: Stream) -> None:
@@ -326,6 +328,16 @@ class OutputPipeline:
                 self._spool.discard()
         except OSError as exc:
             self.writer.write([Line(f"rtk: could not keep the raw output ({exc})", Stream.STDERR)])
+
+
+def _last_lines(body: bytes, count: int) -> list[str]:
+    """The last `count` lines of a block of whole lines, decoded."""
+    end = start = len(body) - 1
+    for _ in range(count):
+        start = body.rfind(b"\n", 0, start)
+        if start < 0:
+            break
+    return body[start + 1:end].decode("utf-8", "replace").split("\n")
 
 
 def _size(lines: list[Line]) -> int:
