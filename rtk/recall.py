@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from rtk import paths
@@ -22,7 +21,7 @@ except ImportError:  # pragma: no cover - a Python built without it
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Protocol
+    from typing import Protocol, Self
 
     class Writable(Protocol):
         def write(self, data: bytes, /) -> int: ...
@@ -137,13 +136,19 @@ def _copy_tail(parts: list[Path], skip: int, out: Writable) -> None:
                 out.write(block)
 
 
-@dataclass(frozen=True)
-class Entry:
-    id: str
-    time: float
-    command: str
-    exit_code: int
-    size: int
+class Entry(tuple):  # type: ignore[type-arg]
+    """One stored raw output (a plain tuple subclass: `dataclasses` costs ms on every run)."""
+
+    __slots__ = ()
+
+    def __new__(cls, id: str, time: float, command: str, exit_code: int, size: int) -> Self:
+        return tuple.__new__(cls, (id, time, command, exit_code, size))
+
+    id: str = property(lambda self: self[0])  # type: ignore[assignment]
+    time: float = property(lambda self: self[1])  # type: ignore[assignment]
+    command: str = property(lambda self: self[2])  # type: ignore[assignment]
+    exit_code: int = property(lambda self: self[3])  # type: ignore[assignment]
+    size: int = property(lambda self: self[4])  # type: ignore[assignment]
 
 
 def entries(directory: Path | None = None) -> list[Entry]:

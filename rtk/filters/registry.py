@@ -129,7 +129,6 @@ REGISTRY = _Registry()
 
 def load(name: str, ctx: FilterContext) -> Filter:
     """Build the named filter; a module that is missing or broken gives the generic filter."""
-    import dataclasses
     import importlib
 
     serves = REGISTRY.get(name) or REGISTRY[FALLBACK]
@@ -138,4 +137,4 @@ def load(name: str, ctx: FilterContext) -> Filter:
     except ImportError:
         serves = REGISTRY[FALLBACK]
         module = importlib.import_module(serves.module)
-    return module.create(dataclasses.replace(ctx, filter_name=serves.name))
+    return module.create(ctx.replace(filter_name=serves.name))

@@ -18,7 +18,6 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass
 
 from rtk import config, paths, recall
 from rtk.filters import registry as filters
@@ -114,12 +113,24 @@ def _write_blocking(fd: int, view: memoryview) -> None:
         view = view[os.write(fd, view):]
 
 
-@dataclass
 class Outcome:
-    recall_id: str | None
-    filter_error: str | None
-    raw_bytes: int
-    printed_bytes: int
+    """What a finished pipeline hands to accounting (a plain class: `dataclasses` costs ms)."""
+
+    __slots__ = ("filter_error", "printed_bytes", "raw_bytes", "recall_id")
+
+    def __init__(self, recall_id: str | None, filter_error: str | None, raw_bytes: int,
+                 printed_bytes: int) -> None:
+        self.recall_id, self.filter_error = recall_id, filter_error
+        self.raw_bytes, self.printed_bytes = raw_bytes, printed_bytes
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Outcome) and all(
+            getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "Outcome(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
 
 class OutputPipeline:

@@ -18,12 +18,14 @@ import json
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO
 
 from rtk import paths
 from rtk.track.queue import LOCK_NAME, queue_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
 
 READ_ONLY_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM)
 
@@ -31,20 +33,33 @@ INLINE_MAX = 1024 * 1024        # per stream, kept in memory; past it the bytes 
 SPOOL_MAX = 1024 * 1024 * 1024  # per stream on disk; past it bytes are counted, tokens estimated
 
 
-@dataclass
 class RunRecord:
-    """One rtk run as the tracking database records it (spec/gain.md, Tracking)."""
+    """One rtk run as the tracking database records it (spec/gain.md, Tracking).
 
-    argv: list[str]
-    filter: str
-    exit_code: int
-    wall_ms: int
-    cwd: str
-    started: float
-    raw_bytes: int
-    printed_bytes: int
-    recall_id: str | None = None
-    filter_error: str | None = None
+    A plain class (positional or keyword fields, `as_dict`), not a dataclass: `dataclasses` and
+    the `inspect` it imports cost ~5-15 ms on every run."""
+
+    FIELDS = ("argv", "filter", "exit_code", "wall_ms", "cwd", "started", "raw_bytes", "printed_bytes",
+              "recall_id", "filter_error")
+    __slots__ = FIELDS
+
+    def __init__(self, argv: list[str], filter: str, exit_code: int, wall_ms: int, cwd: str,
+                 started: float, raw_bytes: int, printed_bytes: int, recall_id: str | None = None,
+                 filter_error: str | None = None) -> None:
+        self.argv, self.filter, self.exit_code, self.wall_ms = argv, filter, exit_code, wall_ms
+        self.cwd, self.started, self.raw_bytes, self.printed_bytes = cwd, started, raw_bytes, printed_bytes
+        self.recall_id, self.filter_error = recall_id, filter_error
+
+    def as_dict(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.FIELDS}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RunRecord) and self.as_dict() == other.as_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "RunRecord(" + ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items()) + ")"
 
 
 class _Spool:
@@ -138,7 +153,7 @@ class Accountant:
 
     def _write_job(self, record: RunRecord) -> Path:
         header = {"v": 1, "db": str(paths.db_path()), "history_days": self.history_days,
-                  "record": asdict(record), "raw": self._raw.close(),
+                  "record": record.as_dict(), "raw": self._raw.close(),
                   "printed": {"same_as_raw": True} if self._printed_is_raw else self._printed.close()}
         paths.private_dir(self.queue)
         tmp = self.queue / f".{self.stem}.tmp"

@@ -11,7 +11,7 @@ from rtk.track import accounting
 
 
 def _record() -> accounting.RunRecord:
-    return accounting.RunRecord(**{name: None for name in accounting.RunRecord.__dataclass_fields__})
+    return accounting.RunRecord(**{name: None for name in accounting.RunRecord.FIELDS})
 
 
 @pytest.mark.parametrize(("code", "lines"), [(errno.EROFS, 0), (errno.EACCES, 0), (errno.EPERM, 0),

@@ -14,7 +14,6 @@ and the install progress pnpm prints when it checks dependencies before a script
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import shlex
@@ -125,7 +124,7 @@ class ScriptFilter(BaseFilter):
         if name == self._inner_name:
             return []
         out = self._close_inner(0)
-        ctx = dataclasses.replace(self.ctx, argv=self._argv[name]) if name in self._argv else self.ctx
+        ctx = self.ctx.replace(argv=self._argv[name]) if name in self._argv else self.ctx
         if name == INSTALL_OUTPUT:
             self._inner = InstallFilter(ctx, brief=not self._install_only)
         else:
@@ -154,7 +153,7 @@ class ScriptFilter(BaseFilter):
         name, words = commands[0] if commands else ("generic", ())
         if name == "npm":
             return InstallFilter(self.ctx, brief=True)
-        return _load(name, dataclasses.replace(self.ctx, argv=words))
+        return _load(name, self.ctx.replace(argv=words))
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._close_inner(exit_code)
@@ -225,4 +224,4 @@ def create(ctx: FilterContext) -> ScriptFilter:
     except OSError:
         cwd = "."
     planned, install = plan(argv, cwd)
-    return ScriptFilter(dataclasses.replace(ctx), planned, install)
+    return ScriptFilter(ctx.replace(), planned, install)

@@ -16,7 +16,6 @@ Exit 5 gives one line: `pytest: no tests collected`.
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 
@@ -25,13 +24,10 @@ from rtk.filters.pytest import patterns as p
 from rtk.filters.pytest.block import Block, Caps, own_frame
 from rtk.filters.pytest.ids import IdResolver
 from rtk.filters.pytest.printed import BARE_RESULT_RE, VERBOSE_PRINT_RE, WORD_CHAR, Printed, leading_results
+from rtk.filters.pytest.progress_block import passing_progress
 from rtk.filters.pytest.tally import SkipGroups, WarningTally, progress_counts, split_stats
 
 NOTHING: tuple[Line, ...] = ()
-# Lines of passing progress (`....s  [ 40%]`, `tests/x.py ..x.`, `x.py::t PASSED  [ 9%]`), checked
-# on the raw bytes of a whole block, one C-level match a line: the line path would only count them.
-DOTS_LINE = re.compile(rb"(?:([.sxX]+)|(\S+) ([.sxX]+)) *(?:\[ *\d+(?:%|/\d+)\])?")  # bare first: no backtracking
-VERBOSE_LINE = re.compile(rb"[^ ]*?::.* PASSED")
 Handler = Callable[[str, Stream], Iterable[Line]]
 INSIDE_BLOCK = frozenset(" \tE>")  # first characters that never start a header or section
 DROPPED_SECTIONS = {"PASSES": "PASSES section: output of passing tests",
@@ -71,31 +67,19 @@ class PytestFilter(BaseFilter):
     # -- dispatch -------------------------------------------------------------------------
 
     def feed_block(self, body: bytes, stream: Stream) -> bytes | None:
-        """A block of whole lines that is nothing but passing progress, counted without decoding
-        it line by line (the pipeline's byte path); None for anything else, which then takes the
-        line path. Prints nothing, as the line path would."""
+        """The pipeline's byte path: blocks of passing progress only (progress_block.py), else None."""
         if (self._handler != self._run or self._keep_all or self._printed.total
                 or b"\x1b" in body or b"\r" in body or not body.isascii()):
             return None
-        lines = body.split(b"\n")
-        lines.pop()  # after the final newline
-        if b"::" in body:
-            if not all(map(VERBOSE_LINE.match, lines)):
-                return None
-            self._dots += len(lines)
-            self._verbose_run = True
-            return b""
-        found = list(map(DOTS_LINE.fullmatch, lines))
-        if not all(found):
+        counted = passing_progress(body)
+        if counted is None:
             return None
-        results = b"".join(m[1] or m[3] for m in found if m)
-        self._dots += results.count(b".")
-        for char in "sxX":
-            if (n := results.count(char.encode())):
-                self._chars[char] += n
-        path = next((m[2] for m in reversed(found) if m and m[2]), None)
-        if path:
-            self._file = path.decode()
+        self._dots += counted.dots
+        for char, n in counted.others.items():
+            self._chars[char] += n
+        self._verbose_run = self._verbose_run or counted.verbose
+        if counted.path:
+            self._file = counted.path
         return b""
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
