@@ -92,6 +92,19 @@ def project(tmp_path: Path, name: str) -> tuple[Path, dict[str, str]]:
     return root, env
 
 
+def audit_fields(root: Path) -> list[list[str]]:
+    """The hook's audit lines (action, command, rewrite), fields as written."""
+    audit_log = root / "audit" / "hook-audit.log"
+    return [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
+
+
+def commit_count(root: Path, env: dict[str, str]) -> int:
+    """Commits in the project: a probe `git commit` that went through shows up here."""
+    log = subprocess.run(["git", "rev-list", "--all", "--count"], cwd=root / "work", env=env,
+                         capture_output=True, text=True, check=False)
+    return int(log.stdout.strip() or 0)
+
+
 def drive(
     tmp_path: Path,
     name: str,
@@ -132,19 +145,8 @@ def drive(
         )
         assert proc.returncode == 0, proc.stderr[-2000:]
         results = model.tool_results()
-    audit_log = root / "audit" / "hook-audit.log"
-    audit = (
-        [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
-    )
-    log = subprocess.run(
-        ["git", "rev-list", "--all", "--count"],
-        cwd=root / "work",
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return Run(results[0] if results else None, audit, int(log.stdout.strip() or 0))
+    audit = audit_fields(root)
+    return Run(results[0] if results else None, audit, commit_count(root, env))
 
 
 MODES = ["default", "acceptEdits", "plan", "dontAsk"]
@@ -241,10 +243,7 @@ def gemini(
         )
         assert proc.returncode == 0, proc.stderr[-2000:]
         responses = model.function_responses()
-    audit_log = root / "audit" / "hook-audit.log"
-    audit = (
-        [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
-    )
+    audit = audit_fields(root)
     return responses, audit
 
 
@@ -314,19 +313,8 @@ def codex(
         )
         assert proc.returncode == 0, proc.stderr[-2000:]
         outputs = model.call_outputs()
-    audit_log = root / "audit" / "hook-audit.log"
-    audit = (
-        [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
-    )
-    log = subprocess.run(
-        ["git", "rev-list", "--all", "--count"],
-        cwd=root / "work",
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return outputs, audit, int(log.stdout.strip() or 0)
+    audit = audit_fields(root)
+    return outputs, audit, commit_count(root, env)
 
 
 @needs_codex
@@ -381,19 +369,8 @@ def copilot(
         )
         assert proc.returncode == 0, proc.stderr[-2000:]
         outputs = model.call_outputs()
-    audit_log = root / "audit" / "hook-audit.log"
-    audit = (
-        [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
-    )
-    log = subprocess.run(
-        ["git", "rev-list", "--all", "--count"],
-        cwd=root / "work",
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return outputs, audit, int(log.stdout.strip() or 0)
+    audit = audit_fields(root)
+    return outputs, audit, commit_count(root, env)
 
 
 @needs_copilot
