@@ -9,7 +9,7 @@ backtracking) are refused, and no regex ever sees more than `LINE_CAP` character
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 LINE_CAP = 4096
 _POSIX = {
@@ -56,23 +56,28 @@ def _scoped_flags(pattern: str) -> str:
     return f"{pattern[:found.start()]}(?{found.group(1)}:{inner}){pattern[end:]}"
 
 
-def _enclosing_end(pattern: str, i: int) -> int:
-    depth = 0
+def _syntax(pattern: str, i: int = 0) -> Iterator[tuple[int, str]]:
+    """The characters of `pattern` from `i` that are regex syntax: not escaped, not in a class."""
     while i < len(pattern):
         char = pattern[i]
         if char == "\\":
             i += 2
-            continue
-        if char == "[":
+        elif char == "[":
             i = _class_end(pattern, i)
-            continue
+        else:
+            yield i, char
+            i += 1
+
+
+def _enclosing_end(pattern: str, i: int) -> int:
+    depth = 0
+    for j, char in _syntax(pattern, i):
         if char == "(":
             depth += 1
         elif char == ")":
             if depth == 0:
-                return i
+                return j
             depth -= 1
-        i += 1
     return len(pattern)
 
 
@@ -82,15 +87,7 @@ def _nested_quantifier(pattern: str) -> bool:
     Spared: a group of two runs of disjoint classes, `(?:\\s+\\S+)*` (a word list, as upstream's
     mvn-test filter writes it): each character has one way to match, so it cannot backtrack."""
     stack: list[tuple[int, bool]] = []
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "[":
-            i = _class_end(pattern, i)
-            continue
+    for i, char in _syntax(pattern):
         if char == "(":
             stack.append((i, False))
         elif char == ")" and stack:
@@ -102,7 +99,6 @@ def _nested_quantifier(pattern: str) -> bool:
                 stack[-1] = (stack[-1][0], stack[-1][1] or inner or repeated)
         elif char in "*+{" and stack and _repeats(pattern, i):
             stack[-1] = (stack[-1][0], True)
-        i += 1
     return False
 
 
