@@ -69,12 +69,6 @@ class FilterContext:
         fields = {name: getattr(self, name) for name in self.__slots__}
         return FilterContext(**{**fields, **changes})
 
-    def __eq__(self, other: object) -> bool:
-        return type(other) is FilterContext and all(
-            getattr(self, name) == getattr(other, name) for name in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]  # limits is a mapping
-
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
         return f"FilterContext({fields})"

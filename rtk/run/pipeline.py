@@ -123,15 +123,6 @@ class Outcome:
         self.recall_id, self.filter_error = recall_id, filter_error
         self.raw_bytes, self.printed_bytes = raw_bytes, printed_bytes
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Outcome) and all(
-            getattr(self, n) == getattr(other, n) for n in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return "Outcome(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
-
 
 class OutputPipeline:
     """Feed it the child's chunks per stream, then `finish(exit_code)` once both streams ended."""

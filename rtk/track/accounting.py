@@ -53,14 +53,6 @@ class RunRecord:
     def as_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.FIELDS}
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RunRecord) and self.as_dict() == other.as_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return "RunRecord(" + ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items()) + ")"
-
 
 class _Spool:
     """One stream's bytes: in memory up to INLINE_MAX, then in `<stem><suffix>` in the queue."""
