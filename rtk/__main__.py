@@ -111,12 +111,11 @@ def _click(args: list[str]) -> int:
 
 def _asks_help(head: str, rest: list[str]) -> bool:
     """`rtk run --help`, `rtk hook -h`: the verb's own help (its options come before the command)."""
-    for word in rest:
+    options = rest[:1] if head in ("proxy", "hook") else rest  # proxy and hook take no options
+    for word in options:
         if word in HELP_FLAGS:
             return True
-        if word == "--" or not word.startswith("-") or head == "proxy":
-            return False
-        if head == "hook":
+        if word == "--" or not word.startswith("-"):
             return False
     return False
 
