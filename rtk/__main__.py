@@ -112,11 +112,13 @@ def _click(args: list[str]) -> int:
 def _asks_help(head: str, rest: list[str]) -> bool:
     """`rtk run --help`, `rtk hook -h`: the verb's own help (its options come before the command)."""
     options = rest[:1] if head in ("proxy", "hook") else rest  # proxy and hook take no options
+    takes_value = False
     for word in options:
         if word in HELP_FLAGS:
             return True
-        if word == "--" or not word.startswith("-"):
+        if not takes_value and (word == "--" or not word.startswith("-")):
             return False
+        takes_value = word in ("-f", "--filter", "--host")  # run's and rewrite's valued options
     return False
 
 
