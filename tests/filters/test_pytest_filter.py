@@ -132,8 +132,21 @@ def test_identical_tracebacks_are_printed_once() -> None:
     body = ["> x()", "E   KeyError: 'a'", "src/m.py:3: KeyError"]
     printed, _ = run([f"{SEP} ERRORS {SEP}", *block("ERROR at setup of test_a", *body),
                       *block("ERROR at setup of test_b", *body), f"{SEP} 2 errors in 0.10s {SEP}"])
-    assert printed[:5] == ["ERROR at setup of test_a", *body, "ERROR at setup of test_b"]
-    assert printed[5] == "(same traceback as test_a)"
+    assert printed[:5] == ["ERROR at setup of test_a", *body, "ERROR at setup of test_b (same traceback as test_a)"]
+
+
+def test_a_repeated_error_is_one_line_naming_the_tests_own_location() -> None:
+    error = ["> self._run(sql)", "E   AttributeError: 'str' object has no attribute 'decode'",
+             "src/db.py:995: AttributeError"]
+    printed, filt = run([f"{SEP} FAILURES {SEP}",
+                         *block("test_a", "> db.run('a')", "tests/test_a.py:7: ", *error),
+                         *block("test_b", "> db.run('b')", "tests/test_b.py:9: ", *error,
+                                "----- Captured stdout call -----", "hello"),
+                         f"{SEP} 2 failed in 0.10s {SEP}"])
+    assert printed[:6] == ["FAILED test_a", "> db.run('a')", "tests/test_a.py:7:", *error]
+    assert printed[6:9] == ["FAILED test_b (same error as test_a, via tests/test_b.py:9)",
+                            "Captured stdout call:", "hello"]
+    assert filt.elided
 
 
 # -- summary lines ----------------------------------------------------------------------------
@@ -181,8 +194,9 @@ def test_ansi_codes_are_gone() -> None:
 @pytest.mark.parametrize("case", ["toolz_fail_default", "toolz_fail_v", "toolz_xdist_v", "toolz_fail_q"])
 def test_blocks_carry_full_test_ids(case: str) -> None:
     printed, _ = run(raw_lines(case))
-    assert "FAILED toolz/tests/test_dicttoolz.py::TestCustomMapping::test_merge_iterable_arg" in printed
     assert sum(t.startswith("FAILED toolz/tests/") for t in printed) == 16
+    assert "FAILED toolz/tests/test_dicttoolz.py::TestCustomMapping::test_merge_iterable_arg" in [
+        t.partition(" (same ")[0] for t in printed]
 
 
 def test_a_test_named_only_by_its_header_is_named_in_full_by_the_summary() -> None:
@@ -200,6 +214,8 @@ def test_line_style_keeps_each_crash_line_and_the_summary_names_the_tests() -> N
     crash = [t for t in printed if re.match(r"^/\S+\.py:\d+: \w+", t)]
     assert len(crash) == 16
     assert sum(t.startswith("FAILED toolz/tests/") for t in printed) == 16
+    assert "FAILED toolz/tests/test_dicttoolz.py::TestCustomMapping::test_merge_iterable_arg" in [
+        t.partition(" (same ")[0] for t in printed]
 
 
 def test_stream_of_each_line_is_kept() -> None:

@@ -21,10 +21,12 @@ from collections.abc import Callable, Iterable, Mapping
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
 from rtk.filters.pytest import patterns as p
-from rtk.filters.pytest.block import Block, Caps, own_frame
+from rtk.filters.pytest.block import Block, Caps
 from rtk.filters.pytest.ids import IdResolver
+from rtk.filters.pytest.internal import InternalError
 from rtk.filters.pytest.printed import BARE_RESULT_RE, VERBOSE_PRINT_RE, WORD_CHAR, Printed, leading_results
 from rtk.filters.pytest.progress_block import passing_progress
+from rtk.filters.pytest.report import Reporter
 from rtk.filters.pytest.tally import SkipGroups, WarningTally, progress_counts, split_stats
 
 NOTHING: tuple[Line, ...] = ()
@@ -46,7 +48,6 @@ class PytestFilter(BaseFilter):
         self._header_seen = False
         self._ids = IdResolver()
         self._block: Block | None = None
-        self._block_kind = "F"
         self._line_block: Block | None = None
         self._warnings = WarningTally()
         self._skips = SkipGroups()
@@ -62,7 +63,8 @@ class PytestFilter(BaseFilter):
         self._passed_through = 0
         self._file = ""
         self._short_keep = True
-        self._seen_bodies: dict[int, str] = {}
+        self._reporter = Reporter(self._ids)
+        self._internal = InternalError()
 
     # -- dispatch -------------------------------------------------------------------------
 
@@ -102,7 +104,10 @@ class PytestFilter(BaseFilter):
             self.failure_seen = True
             if p.CARET_RE.match(line[14:]):
                 return NOTHING
-            return (*self._close_block(), Line(line.rstrip(), stream))
+            out = self._close_block() if self._block is not None else []
+            out.extend(Line(text, stream) for text in self._internal.add(line.rstrip()))
+            self.elided = self.elided or self._internal.elided
+            return out
         if (first.isdigit() or first == "n") and (m := p.stats_of(line.rstrip())) is not None:
             out = self._close_block()
             self._take_stats(m.group(1), m.group(2))
@@ -117,7 +122,7 @@ class PytestFilter(BaseFilter):
             self._header_seen = True
             self._handler = self._start
         elif title in ("FAILURES", "ERRORS"):
-            self._block_kind = title[0]
+            self._reporter.kind = title[0]
             self._handler = self._failures
         elif title.startswith("warnings summary"):
             self._handler = self._warning_section
@@ -266,54 +271,20 @@ class PytestFilter(BaseFilter):
         return self._line_mode(line)
 
     def _close_block(self) -> list[Line]:
-        """End whatever is still pending: a failure block, a --tb=line group, grouped skips."""
+        """End whatever is still pending: a failure block, a --tb=line group, grouped skips,
+        a held INTERNALERROR frame."""
         block, self._block = self._block, None
         out = self._close_line_block()
+        out.extend(Line(text, Stream.STDOUT) for text in self._internal.flush())
+        self.elided = self.elided or self._internal.elided
         out.extend(Line(text, Stream.STDOUT) for text in self._skips.flush())
         if block is None:
             return out
         self.failure_seen = True
-        lines = block.render()
-        root = self._warnings.rootdir
-        if root:  # --tb=native prints absolute paths: under the rootdir they are made relative
-            lines = [text.replace(f'File "{root}/', 'File "', 1) if text.startswith("File \"") else text
-                     for text in lines]
-        self.elided = self.elided or block.elided
-        title = self._block_title(block)
-        name = title.partition(" of ")[2] or title.partition(" ")[2]
-        name = name.rpartition("/")[2] if "::" in name else name  # `test_x.py::TestA::test_b`
-        out.append(Line(title, Stream.STDOUT))
-        out.extend(Line(text, Stream.STDOUT) for text in self._dedupe(block, lines, name))
+        self._reporter.rootdir = self._warnings.rootdir
+        out.extend(Line(text, Stream.STDOUT) for text in self._reporter.render(block))
+        self.elided = self.elided or self._reporter.elided
         return out
-
-    def _dedupe(self, block: Block, lines: list[str], name: str) -> list[str]:
-        """A failure whose traceback (or its error part) was printed already refers to it."""
-        body, tail = lines[:block.body_len], block.error_tail()
-        whole = hash(tuple(body))
-        if len(body) > 1 and (first := self._seen_bodies.get(whole)) is not None:
-            self.elided = True
-            return [f"(same traceback as {first})", *lines[block.body_len:]]
-        self._seen_bodies.setdefault(whole, name)
-        if tail < 0 or len(body) - tail < 3:
-            return lines
-        key = hash(("tail", *body[tail:]))
-        if (first := self._seen_bodies.get(key)) is not None:
-            self.elided = True  # the frames between the test's own line and the error go
-            return [*own_frame(body[:tail]), f"(same error as {first})", *lines[block.body_len:]]
-        self._seen_bodies[key] = name
-        return lines
-
-    def _block_title(self, block: Block) -> str:
-        title = block.title
-        if self._block_kind == "F":
-            return "FAILED " + self._ids.resolve(title, "F", block.first_file, block.first_func)
-        if title.startswith("ERROR collecting "):
-            self._ids.reported.add(title[len("ERROR collecting "):])
-            return title
-        head, sep, name = title.partition(" of ")
-        if not sep:
-            return title
-        return f"{head} of {self._ids.resolve(name, 'E', block.first_file, block.first_func)}"
 
     def _line_mode(self, line: str) -> Iterable[Line]:
         """--tb=line: E lines (and captured output), then one `path:line: message` per failure."""

@@ -63,6 +63,7 @@ HEADER_PREFIXES = (
 XDIST_HEADER_RE = re.compile(r"^(?:\d+ workers? \[\d+ items?\]|\[gw\d+\] |gw\d+ (?:\[\d+\]|I|ok|C)\b)")
 
 WARN_COUNT_RE = re.compile(r"^(\S.*): (\d+) warnings?$")
+WARN_PLACE_RE = re.compile(r"^(\S.*?:\d+): ([A-Za-z_][\w.]*: .*)$")
 WARN_CATEGORY_RE = re.compile(r":\d+: ([A-Za-z_][\w.]*?(?:Warning|Error|Exception)?): ")
 
 

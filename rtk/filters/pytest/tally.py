@@ -12,14 +12,18 @@ PROGRESS_WORDS = {"F": "failed", ".": "passed", "s": "skipped", "x": "xfailed", 
 class WarningTally:
     """Reads the `warnings summary` section: location lines, then the indented message.
 
-    Each distinct message keeps one line with its location and count (`path:12: UserWarning:
-    text (x6)`): the message is what the agent acts on. Paths under the rootdir are made relative."""
+    Each distinct message is printed once with its count, then where it was raised
+    (`UserWarning: text (x6) at tests/a.py:12 (x4), tests/b.py:3`): the message is what the agent
+    acts on, and one message raised from many lines would otherwise repeat a long text per line.
+    A message raised at one place keeps pytest's own shape (`path:12: UserWarning: text (x6)`).
+    Paths under the rootdir are made relative."""
 
     MAX_MESSAGES = 30
+    MAX_PLACES = 12  # locations listed per message; the rest are counted
 
     def __init__(self) -> None:
         self.by_category: Counter[str] = Counter()
-        self.messages: Counter[str] = Counter()
+        self.messages: dict[str, Counter[str]] = {}
         self.rootdir = ""
         self._pending = 0
         self._want_message = False
@@ -47,7 +51,8 @@ class WarningTally:
         text = message.strip()
         if self.rootdir and text.startswith(self.rootdir + "/"):
             text = text[len(self.rootdir) + 1:]
-        self.messages[text] += count
+        place, text = _split_place(text)
+        self.messages.setdefault(text, Counter())[place] += count
         self._pending = 0
         self._want_message = False
 
@@ -62,13 +67,35 @@ class WarningTally:
         return f"{total} {noun}: {parts}" if parts else f"{total} {noun}"
 
     def message_lines(self) -> tuple[list[str], bool]:
-        """One line per distinct message, and whether some were left out (past MAX_MESSAGES)."""
-        ranked = sorted(self.messages.items(), key=lambda kv: -kv[1])
-        out = [f"  {text} (x{n})" if n > 1 else f"  {text}" for text, n in ranked[:self.MAX_MESSAGES]]
+        """One line per distinct message, and whether something was left out (past the caps)."""
+        ranked = sorted(self.messages.items(), key=lambda kv: -sum(kv[1].values()))
+        out, cut = [], False
+        for text, places in ranked[:self.MAX_MESSAGES]:
+            line, dropped = self._message_line(text, places)
+            out.append(line)
+            cut = cut or dropped
         rest = len(ranked) - self.MAX_MESSAGES
         if rest > 0:
             out.append(f"  ... {rest:,} more distinct warning messages")
-        return out, rest > 0
+        return out, cut or rest > 0
+
+    def _message_line(self, text: str, places: Counter[str]) -> tuple[str, bool]:
+        total = sum(places.values())
+        times = f" (x{total})" if total > 1 else ""
+        if len(places) == 1:
+            place = next(iter(places))
+            return (f"  {place}: {text}{times}" if place else f"  {text}{times}"), False
+        shown = [f"{place} (x{n})" if n > 1 else place for place, n in list(places.items())[:self.MAX_PLACES]]
+        rest = len(places) - len(shown)
+        more = f", +{rest} more places" if rest > 0 else ""
+        return f"  {text}{times} at {', '.join(shown)}{more}", rest > 0
+
+
+def _split_place(text: str) -> tuple[str, str]:
+    """`tests/a.py:12: UserWarning: text` -> (`tests/a.py:12`, `UserWarning: text`); a message
+    without a location -> ("", message)."""
+    m = p.WARN_PLACE_RE.match(text)
+    return (m.group(1), m.group(2)) if m is not None else ("", text)
 
 
 def split_stats(counts: str) -> tuple[list[str], int | None]:
