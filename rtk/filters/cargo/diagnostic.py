@@ -8,14 +8,16 @@ source lines and marker lines as rustc printed them.
 Repeats of a lint (same level and message once the backticked names are masked) are folded into
 their first occurrence: the first is printed whole, the others become one line per distinct
 message (`warning: unexpected `cfg` condition name: `x` [unexpected_cfgs] (3 more): a.rs:1:2, ...`),
-printed at the next flush point (end of a crate's build).
+printed at the next flush point (end of a crate's build); a file with many places gets its own
+line (`places.py`).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
-from rtk.filters.cargo.frame import FrameCompactor
+from rtk.filters.cargo import places
+from rtk.filters.cargo.frame import ELLIPSIS_RE, FrameCompactor
 
 HEADER_RE = re.compile(r"^(error|warning)(\[[A-Z]+\d+\])?: (.*)$")
 LOCATION_RE = re.compile(r"^\s*(?:-->|:::) (\S.*)$")
@@ -33,7 +35,7 @@ RUSTC_HASH_RE = re.compile(r"/rustc/[0-9a-f]{40}/")
 # clippy's docs link, dropped when the block names its lint another way (`#[warn(clippy::x)]`,
 # `-D clippy::x implied by ...`): the link is the same for every use of the lint.
 CLIPPY_LINK_RE = re.compile(r"^\s*= help: for further information visit https://rust-lang\.github\.io/rust-clippy/")
-NAMED_LINT_RE = re.compile(r"#\[(?:warn|deny|forbid)\(clippy::|`-D clippy::")
+NAMED_LINT_RE = re.compile(r"#\[(?:warn|deny|forbid)\(clippy::|`-[DW] clippy::")
 MAX_BLOCK_LINES = 2000
 
 
@@ -86,11 +88,22 @@ class Diagnostic:
         named = any(NAMED_LINT_RE.search(line) for line in lines)
         if named:
             lines = [line for line in lines if not CLIPPY_LINK_RE.match(line)]
+        else:
+            lines = [_short_link(line) for line in lines]
         if keep_code:
             return _render_whole(lines), False
         compactor = FrameCompactor()
         kept = [out for line in lines for out in compactor.feed(line)] + compactor.close()
         return [RUSTC_HASH_RE.sub("/rustc/…/", line) for line in kept], compactor.dropped_code
+
+
+def _short_link(line: str) -> str:
+    """clippy's docs link, the only line naming the lint, as the lint's name (the page is the
+    same for every use of it)."""
+    match = CLIPPY_LINK_RE.match(line)
+    if match is None or "#" not in line:
+        return line
+    return f"{line[:line.index('=')]}= note: lint clippy::{line.rsplit('#', 1)[1]}"
 
 
 def _render_whole(lines: list[str]) -> list[str]:
@@ -105,7 +118,7 @@ def _render_whole(lines: list[str]) -> list[str]:
 
 def _frame_verdict(line: str, following: str) -> bool | None:
     """None: keep the line. False: drop, it is decoration. True: drop, it is a line of code."""
-    if line == "...":
+    if ELLIPSIS_RE.match(line):
         return False
     source = SOURCE_RE.match(line)
     if source:
@@ -159,7 +172,7 @@ class Group:
         for title, locations in by_title.items():
             n = len(locations)
             count = f" ({n} more)" if self.printed and title == self.diag.title else f" (x{n})" if n > 1 else ""
-            out.append(f"{self.diag.level}{self.diag.code}: {title}{lint}{count}: {', '.join(locations)}")
+            out += places.lines(f"{self.diag.level}{self.diag.code}: {title}{lint}{count}", locations)
         self.pending = []
         return out
 
@@ -221,7 +234,17 @@ class Grouper:
         out = []
         for (level, lint), messages in by_lint.items():
             if messages:
-                texts = "; ".join(f"{title} ({', '.join(places)})" for title, places in messages.items())
-                out.append(f"{level} [{lint}] x{sum(map(len, messages.values()))}: {texts}")
+                out += _lint_lines(f"{level} [{lint}] x{sum(map(len, messages.values()))}", messages)
         return out
+
+
+def _lint_lines(head: str, messages: dict[str, list[str]]) -> list[str]:
+    """One line for a lint and its messages (`head: title (places); title (places)`), or, when a
+    file has many places, the head and one line per message with its places grouped under it."""
+    if not any(places.split(spots)[1] for spots in messages.values()):
+        return [f"{head}: " + "; ".join(f"{title} ({', '.join(spots)})" for title, spots in messages.items())]
+    out = [f"{head}:"]
+    for title, spots in messages.items():
+        out += places.lines(f"  {title}", spots, indent="    ")
+    return out
 

@@ -17,6 +17,7 @@ SOURCE_RE = re.compile(r"^\s*(\d+)\s*(\||[+~-]) ?(.*)$")
 GUTTER_RE = re.compile(r"^\s*\|(.*)$")
 LOCATION_RE = re.compile(r"^\s*(?:-->|:::) \S.*?:(\d+)(?::(\d+))?$")
 MARKS = " |_/\\^-"
+ELLIPSIS_RE = re.compile(r"^\.\.\.[\s|]*$")  # the frame skips lines here
 
 
 @dataclass
@@ -139,7 +140,7 @@ class FrameCompactor:
         self.removed: dict[int, str] = {}
 
     def feed(self, line: str) -> list[str]:
-        if line == "...":
+        if ELLIPSIS_RE.match(line):
             return []
         source = SOURCE_RE.match(line)
         if source is not None:
