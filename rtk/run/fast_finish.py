@@ -11,17 +11,17 @@ from __future__ import annotations
 import errno
 import os
 import selectors
-import subprocess
 import time
 
 from rtk.filters.base import Stream
+from rtk.run.child import Child, ChildTimeout
 from rtk.run.output import RunOutput
 
 BUDGET_SECONDS = 0.05
 READ_SIZE = 256 * 1024
 
 
-def drain(child: subprocess.Popen[bytes], fds: dict[int, int], output: RunOutput,
+def drain(child: Child, fds: dict[int, int], output: RunOutput,
           signals: list[int], budget: float | None = None) -> bool:
     """Read until every fd ends and the child exits (True), or the budget runs out (False).
 
@@ -41,7 +41,7 @@ def drain(child: subprocess.Popen[bytes], fds: dict[int, int], output: RunOutput
         return False
     try:
         child.wait(max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
+    except ChildTimeout:
         return False  # output closed early (a daemonised grandchild kept nothing), child still runs
     return True
 

@@ -16,17 +16,20 @@ Decisions, each one a trade-off:
 - A filtered child gets `PAGER=cat` and `GIT_PAGER=cat`: a pager cannot work behind a filter
   (it would wait for keys while its screen is held back). `rtk proxy` leaves the environment alone.
 
-Standard library only: this runs before trio is imported.
+Standard library only, and no `subprocess` (child.py): this runs before the child starts.
 """
 from __future__ import annotations
 
 import fcntl
 import os
-import subprocess
 import termios
-from collections.abc import Iterable, Mapping
 
+from rtk.run.child import Child, spawn as spawn_child, which
 from rtk.run.jobs import ChildGroup
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 STDOUT, STDERR = 1, 2
 NO_PAGER = {"PAGER": "cat", "GIT_PAGER": "cat"}
@@ -40,7 +43,7 @@ class Spawned:
 
     __slots__ = ("child", "fds", "group", "ptys")
 
-    def __init__(self, child: subprocess.Popen[bytes], fds: dict[int, int],
+    def __init__(self, child: Child, fds: dict[int, int],
                  ptys: dict[int, int] | None = None) -> None:
         self.child = child
         self.fds = fds
@@ -60,27 +63,40 @@ class Spawned:
 
 
 def spawn(argv: list[str], pty_streams: Iterable[int] = (), *, no_pager: bool = False,
-          size_from: int = STDOUT) -> Spawned:
-    """Start argv with its stdout/stderr on ptys (those in pty_streams) or pipes."""
-    wanted = sorted(set(pty_streams))
+          size_from: int = STDOUT, executable: str | None = None) -> Spawned:
+    """Start argv with its stdout/stderr on ptys (those in pty_streams) or pipes.
+
+    `executable`: argv[0] already looked up on PATH (the runner does it to report a missing
+    command in one line); else it is looked up here, as a shell would."""
+    program = executable or _find(argv[0])
+    wanted = set(pty_streams)
     size = window_size(size_from)
-    pairs = {fd: open_pty(size) for fd in wanted}
-    env = _child_env(no_pager) if pairs else None
+    pairs = {fd: open_pty(size) if fd in wanted else _pipe() for fd in (STDOUT, STDERR)}
+    env = _child_env(no_pager) if wanted else None
     try:
-        child = subprocess.Popen(argv, env=env, stdout=_target(pairs, STDOUT),
-                                 stderr=_target(pairs, STDERR), process_group=0)
+        child = spawn_child(program, argv, env, {fd: child_end for fd, (_, child_end) in pairs.items()})
     except BaseException:
-        for master, _ in pairs.values():
-            os.close(master)
+        for ours, _ in pairs.values():
+            os.close(ours)
         raise
     finally:
-        for _, slave in pairs.values():
-            os.close(slave)  # the child holds its copies; EOF (EIO) comes once they are closed
-    fds = {fd: master for fd, (master, _) in pairs.items()}
-    for fd, pipe in ((STDOUT, child.stdout), (STDERR, child.stderr)):
-        if pipe is not None:
-            fds[fd] = _take_fd(pipe)
-    return Spawned(child, fds, {fd: fds[fd] for fd in pairs})
+        for _, child_end in pairs.values():
+            os.close(child_end)  # the child holds its copies; EOF (EIO on a pty) comes once they close
+    fds = {fd: ours for fd, (ours, _) in pairs.items()}
+    return Spawned(child, fds, {fd: fds[fd] for fd in pairs if fd in wanted})
+
+
+def _pipe() -> tuple[int, int]:
+    """(rtk's read end, the child's write end), both close-on-exec until the spawn dup2s one."""
+    return os.pipe()
+
+
+def _find(name: str) -> str:
+    """argv[0] as execvp would run it: a path as given, else the first runnable one on PATH."""
+    found = name if os.sep in name else which(name)
+    if found is None:
+        raise FileNotFoundError(2, "No such file or directory", name)
+    return found
 
 
 def open_pty(size: bytes | None) -> tuple[int, int]:
@@ -114,17 +130,6 @@ def _set_window_size(fd: int, size: bytes) -> None:
         pass  # a pty that already went away has no size to keep
 
 
-def _target(pairs: Mapping[int, tuple[int, int]], fd: int) -> int:
-    """The child's end for fd: the pty slave, or a new pipe."""
-    return pairs[fd][1] if fd in pairs else subprocess.PIPE
-
-
 def _child_env(no_pager: bool) -> dict[str, str] | None:
     return {**os.environ, **NO_PAGER} if no_pager else None
 
-
-def _take_fd(pipe: object) -> int:
-    """Detach a Popen pipe's descriptor so the reader owns (and closes) it."""
-    fd = os.dup(pipe.fileno())  # type: ignore[attr-defined]
-    pipe.close()  # type: ignore[attr-defined]
-    return fd

@@ -21,6 +21,7 @@ import time
 from rtk import config
 from rtk.filters import registry as filters
 from rtk.run import pty_child
+from rtk.run.child import which
 from rtk.run.exits import COMMAND_NOT_FOUND, NOT_EXECUTABLE, exit_status
 from rtk.run.signals import EarlySignals
 from rtk.run.terminal import plan_terminal
@@ -45,15 +46,6 @@ def resolve_executable(name: str) -> tuple[str | None, int, str]:
     return found, 0, ""
 
 
-def which(name: str) -> str | None:
-    """`shutil.which` for a bare name, without importing shutil (and its archive modules)."""
-    for directory in os.environ.get("PATH", os.defpath).split(os.pathsep):
-        path = os.path.join(directory or ".", name)
-        if os.access(path, os.X_OK) and not os.path.isdir(path):
-            return path
-    return None
-
-
 def choose_filter(argv: Sequence[str], forced: str | None, cfg: config.Config) -> str:
     if forced:
         return forced
@@ -69,7 +61,7 @@ def run_command(argv: list[str], filter_name: str | None = None, *, no_tty: bool
                 no_progress: bool = False) -> int:
     started, t0 = time.time(), time.monotonic()
     cfg = config.load()
-    _, code, reason = resolve_executable(argv[0])
+    executable, code, reason = resolve_executable(argv[0])
     if code:
         print(reason, file=sys.stderr)
         return code
@@ -77,7 +69,8 @@ def run_command(argv: list[str], filter_name: str | None = None, *, no_tty: bool
     terminal = plan_terminal(name, no_tty, no_progress)
     early = EarlySignals()
     try:
-        spawned = pty_child.spawn(argv, terminal.pty_streams, no_pager=name != "passthrough")
+        spawned = pty_child.spawn(argv, terminal.pty_streams, no_pager=name != "passthrough",
+                                  executable=executable)
     except PermissionError:
         print(f"rtk: {argv[0]}: Permission denied", file=sys.stderr)
         return NOT_EXECUTABLE

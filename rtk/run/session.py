@@ -9,7 +9,6 @@ from __future__ import annotations
 import errno
 import os
 import signal
-import subprocess
 import sys
 
 import trio
@@ -21,6 +20,7 @@ from rtk.run.fast_finish import READ_SIZE
 from rtk.run.jobs import TERMINAL_STOPS, stop_signal
 from rtk.run.output import RunOutput
 from rtk.run.pipeline import HOLD_SECONDS, OutputPipeline
+from rtk.run.child import ChildTimeout
 from rtk.run.pty_child import Spawned
 from rtk.run.signals import FORWARDED, KILL_GRACE_SECONDS, SUSPEND, EarlySignals, forward_signal
 from rtk.run.terminal import Terminal
@@ -195,7 +195,7 @@ class RunSession:
             self.group.send(signal.SIGTERM)
             try:
                 self.child.wait(KILL_GRACE_SECONDS)
-            except subprocess.TimeoutExpired:
+            except ChildTimeout:
                 self.group.send(signal.SIGKILL)
 
 

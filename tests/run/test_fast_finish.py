@@ -10,10 +10,11 @@ import pytest
 from rtk import config
 from rtk.run import fast_finish
 from rtk.run.output import RunOutput
+from rtk.run.child import Child
 from rtk.run.pty_child import spawn
 
 
-def start(code: str) -> tuple[subprocess.Popen[bytes], dict[int, int], RunOutput]:
+def start(code: str) -> tuple[Child, dict[int, int], RunOutput]:
     spawned = spawn([sys.executable, "-c", code])
     output = RunOutput(["python"], "generic", config.load(), started=time.time(), t0=time.monotonic())
     return spawned.child, dict(spawned.fds), output
