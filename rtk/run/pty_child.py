@@ -24,7 +24,8 @@ import fcntl
 import os
 import termios
 
-from rtk.run.child import Child, spawn as spawn_child, which
+from rtk.run.child import Child, which
+from rtk.run.child import spawn as spawn_child
 from rtk.run.jobs import ChildGroup
 
 TYPE_CHECKING = False

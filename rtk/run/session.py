@@ -15,12 +15,12 @@ import trio
 
 from rtk.filters.base import Stream
 from rtk.run import progress
+from rtk.run.child import ChildTimeout
 from rtk.run.exits import exit_status
 from rtk.run.fast_finish import READ_SIZE
 from rtk.run.jobs import TERMINAL_STOPS, stop_signal
 from rtk.run.output import RunOutput
 from rtk.run.pipeline import HOLD_SECONDS, OutputPipeline
-from rtk.run.child import ChildTimeout
 from rtk.run.pty_child import Spawned
 from rtk.run.signals import FORWARDED, KILL_GRACE_SECONDS, SUSPEND, EarlySignals, forward_signal
 from rtk.run.terminal import Terminal

@@ -9,8 +9,8 @@ import pytest
 
 from rtk import config
 from rtk.run import fast_finish
-from rtk.run.output import RunOutput
 from rtk.run.child import Child
+from rtk.run.output import RunOutput
 from rtk.run.pty_child import spawn
 
 
