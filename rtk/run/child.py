@@ -58,13 +58,13 @@ class Child:
             return self.returncode  # type: ignore[return-value]
         deadline = time.monotonic() + timeout
         delay = 0.0005
-        while self.poll() is None:
+        while (code := self.poll()) is None:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise ChildTimeout(f"pid {self.pid} still running after {timeout} s")
             time.sleep(min(delay, remaining))
             delay = min(delay * 2, _POLL_MAX_SECONDS)
-        return self.returncode
+        return code
 
     def send_signal(self, signum: int) -> None:
         if self.poll() is None:
