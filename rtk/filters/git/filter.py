@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rtk.filters.base import Filter, FilterContext
-from rtk.filters.git import diff, log, status
 from rtk.filters.git.common import PassFilter, has_flag
-from rtk.filters.git.write import WriteFilter
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.filters.base import Filter, FilterContext
 
 OPTS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
                              "--super-prefix", "--config-env", "--exec-path", "--list-cmds"})
@@ -56,13 +57,22 @@ def _shows_blob(args: Sequence[str]) -> bool:
 
 
 def create(ctx: FilterContext) -> Filter:
+    """Only the chosen subcommand's module is imported: the run waits for it after git exits."""
     sub, args = split_argv(ctx.argv)
     if sub == "status" and not has_flag(args, STATUS_RAW):
+        from rtk.filters.git import status
+
         return status.create(ctx)
     if sub == "diff" and not has_flag(args, PATCH_RAW):
+        from rtk.filters.git import diff
+
         return diff.create(ctx)
     if sub in ("log", "show") and not _pretty_raw(args) and not (sub == "show" and _shows_blob(args)):
+        from rtk.filters.git import log
+
         return log.create(ctx)
     if sub in WRITE:
+        from rtk.filters.git.write import WriteFilter
+
         return WriteFilter(ctx, sub, args)
     return PassFilter(ctx)
