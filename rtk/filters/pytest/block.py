@@ -19,6 +19,7 @@ from rtk.filters.pytest import ediff
 from rtk.filters.pytest import patterns as p
 
 NO_SRC, KEEP_SRC, SKIP_SRC, CONTINUATION = 0, 1, 2, 3
+HOLD_FACTOR = 10  # E lines held per block before the diff in them is compacted, times the cap
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,6 @@ class Block:
         self._continued = 0
         self._e_kept = 0
         self._e_dropped = 0
-        self._e_marker_at = -1
         self._tb_head: list[str] = []
         self._tb_tail: deque[str] = deque(maxlen=caps.tb_tail)
         self._tb_dropped = 0
@@ -207,9 +207,7 @@ class Block:
         self._flush_tb()
         self._want_src = NO_SRC
         cap = self.caps.e_lines
-        if cap is not None and self._e_kept >= cap:
-            if not self._e_dropped:
-                self._e_marker_at = len(self.out)
+        if cap is not None and self._e_kept >= cap * HOLD_FACTOR:  # held: the diff is compacted first
             self._e_dropped += 1
             return
         if self.first_error < 0:
@@ -261,14 +259,13 @@ class Block:
     def render(self) -> list[str]:
         self._flush_tb()
         out = self.out
-        if self._e_dropped:
-            self.elided = True
-            out.insert(self._e_marker_at, elision_marker(self._e_dropped, "E lines"))
-        if self.caps.e_lines is not None and self.first_error >= 0:
+        cap = self.caps.e_lines
+        if cap is not None and self.first_error >= 0:
             compacted, cut = ediff.compact(out)
-            if cut or len(compacted) != len(out):
+            compacted, capped = ediff.cap_e_lines(compacted, cap, self._e_dropped)
+            if cut or capped or len(compacted) != len(out):
                 self.first_error = _index_of_first_error(compacted, out[self.first_error], self.first_error)
-                self.elided = self.elided or cut
+                self.elided = self.elided or cut or bool(capped)
                 out = self.out = compacted
         self.body_len = len(out)
         for capture in self._captures:

@@ -1,14 +1,29 @@
 """The diff inside a failure's `E` lines (pytest -vv `Full diff:`, unittest `Lists differ:`),
 made shorter without losing a changed line's first and last words.
 
-- `? ` lines (difflib's caret hints under a changed line) and blank `E` lines go: noise;
+- `? ` lines (difflib's caret hints under a changed line), blank `E` lines and pytest's hints to
+  re-run with -v or -vv (`Use -v to get more diff`) go: noise;
+- unchanged lines (`  ` marker) between changed ones go: they are equal on both sides; a run of
+  five or more leaves `E   ... 27 unchanged lines` where it was;
+- unittest's diff after `First differing element 2:` (which shows both elements) drops the
+  changed lines that only repeat those two elements and keeps the next WINDOW changed lines,
+  counting the rest: the elements, the `Lists differ: [...] != [...]` line and the extra-items
+  lines tell the difference, the full diff is in the recall store;
 - a run of RUN_MIN or more lines with the same `- ` / `+ ` marker keeps its first RUN_HEAD and
   last line around `E   ... 12 more + lines` (content: the block is marked elided);
-- unchanged lines (`  ` marker) between changed ones go: they are equal on both sides.
+- past the cap of E lines per block, what is left is counted into one marker.
 """
 from __future__ import annotations
 
+import re
+
+from rtk.filters.base import elision_marker
+
 RUN_MIN, RUN_HEAD = 8, 3
+UNCHANGED_MARKER_MIN = 5
+WINDOW = 2
+HINT_RE = re.compile(r"^E\s+(?:Use -v to get (?:more|the full) diff|Omitting \d+ identical items, use -vv to show)$")
+FIRST_DIFFERING_RE = re.compile(r"^E\s+First differing element \d+:$")
 
 
 def _marker(line: str) -> str:
@@ -21,39 +36,83 @@ def _indent(line: str) -> int:
     return len(line) - 1 - len(line[1:].lstrip(" "))
 
 
+def _is_e(line: str) -> bool:
+    return line[:1] == "E" and (len(line) == 1 or line[1] == " ")
+
+
 def _is_changed(line: str) -> bool:
     mark = _marker(line)
     return line[:1] == "E" and mark[:1] in ("-", "+") and bool(mark)
 
 
+def _e_prefix(line: str) -> str:
+    return line[:len(line) - len(line[1:].lstrip(" "))]
+
+
 def _drop_unchanged(lines: list[str]) -> tuple[list[str], bool]:
     """E lines of a diff's unchanged elements next to changed ones, at the diff's own indent."""
     changed = [i for i, line in enumerate(lines) if _is_changed(line)]
-    if len(changed) < 2:
+    if not changed:
         return lines, False
     indent = min(_indent(lines[i]) for i in changed)
     unchanged = [line[:1] == "E" and _indent(line) >= indent + 2 and not _marker(line) for line in lines]
-    drop = [False] * len(lines)
+    out: list[str] = []
     i = 0
     while i < len(lines):
         if not unchanged[i]:
+            out.append(lines[i])
             i += 1
             continue
         j = i
         while j < len(lines) and unchanged[j]:
             j += 1
-        if (i > 0 and _is_changed(lines[i - 1])) or (j < len(lines) and _is_changed(lines[j])):
-            drop[i:j] = [True] * (j - i)
+        near_change = (i > 0 and _is_changed(lines[i - 1])) or (j < len(lines) and _is_changed(lines[j]))
+        if not near_change or (len(changed) < 2 and j - i < UNCHANGED_MARKER_MIN):
+            out.extend(lines[i:j])
+        elif j - i >= UNCHANGED_MARKER_MIN:
+            out.append(f"{_e_prefix(lines[i])}... {j - i} unchanged lines")
         i = j
-    keep = [line for line, gone in zip(lines, drop) if not gone]
-    return keep, len(keep) < len(lines)
+    return out, len(out) < len(lines) or out != lines
+
+
+def _element_key(text: str) -> str:
+    """A diff line's or a `First differing element` line's value, brackets and commas around it
+    removed: `-  datetime(1997, 9, 2, 9, 0)]` and `datetime(1997, 9, 2, 9, 0)` give the same key."""
+    return text.strip().lstrip("[").rstrip(",]").strip()
+
+
+def _unittest_window(lines: list[str]) -> tuple[list[str], bool]:
+    """After `First differing element N:` and its two element lines: the diff's changed lines
+    that repeat them go, the next WINDOW stay, the rest are counted."""
+    start = next((i for i, line in enumerate(lines) if FIRST_DIFFERING_RE.match(line)), -1)
+    if start < 0 or start + 2 >= len(lines):
+        return lines, False
+    elements = {_element_key(lines[start + k][1:]) for k in (1, 2)}
+    out, kept, repeated, beyond, last = lines[:start + 3], 0, 0, 0, ""
+    for line in lines[start + 3:]:
+        if not _is_changed(line):
+            if not (beyond and line.endswith(" unchanged lines") and _is_e(line)):
+                out.append(line)
+        elif _element_key(line[1:].lstrip(" ")[1:]) in elements:
+            repeated += 1
+        elif kept < WINDOW:
+            kept += 1
+            out.append(line)
+        else:
+            beyond += 1
+            last = line
+    if beyond:
+        at = max(i for i, line in enumerate(out) if _is_e(line)) + 1
+        out.insert(at, last if beyond == 1 else f"{_e_prefix(lines[start])}{elision_marker(beyond, 'diff lines')}")
+    return (out, True) if repeated or beyond > 1 else (lines, False)
 
 
 def compact(lines: list[str]) -> tuple[list[str], bool]:
     """Lines of a block (E lines among others) -> shorter lines, and whether content was cut."""
-    lines = [line for line in lines if not (line[:1] == "E" and (len(line) == 1 or line[1] == " ")
-                                            and (not line[1:].strip() or _marker(line).startswith("?")))]
+    lines = [line for line in lines if not (_is_e(line) and (not line[1:].strip() or _marker(line).startswith("?")
+                                                              or HINT_RE.match(line)))]
     lines, dropped = _drop_unchanged(lines)
+    lines, windowed = _unittest_window(lines)
     out: list[str] = []
     run: list[str] = []
     run_marker = ""
@@ -62,9 +121,8 @@ def compact(lines: list[str]) -> tuple[list[str], bool]:
     def close_run() -> None:
         nonlocal cut
         if len(run) >= RUN_MIN:
-            indent = run[0][:len(run[0]) - len(run[0][1:].lstrip(" "))]
             out.extend(run[:RUN_HEAD])
-            out.append(f"{indent}... {len(run) - RUN_HEAD - 1} more {run_marker.strip()} lines")
+            out.append(f"{_e_prefix(run[0])}... {len(run) - RUN_HEAD - 1} more {run_marker.strip()} lines")
             out.append(run[-1])
             cut = True
         else:
@@ -72,8 +130,7 @@ def compact(lines: list[str]) -> tuple[list[str], bool]:
         run.clear()
 
     for line in lines:
-        is_e = line[:1] == "E" and (len(line) == 1 or line[1] == " ")
-        mark = _marker(line) if is_e else ""
+        mark = _marker(line) if _is_e(line) else ""
         if mark and mark[:1] in "-+" and mark == run_marker:
             run.append(line)
             continue
@@ -85,4 +142,25 @@ def compact(lines: list[str]) -> tuple[list[str], bool]:
             run_marker = ""
             out.append(line)
     close_run()
-    return out, cut or dropped
+    return out, cut or dropped or windowed
+
+
+def cap_e_lines(lines: list[str], cap: int, held_back: int) -> tuple[list[str], int]:
+    """Keep the first `cap` E lines; the later ones, and `held_back` more that never reached the
+    block, are counted into one marker where the first of them was. -> (lines, lines counted)."""
+    out: list[str] = []
+    seen, dropped, marker_at = 0, 0, -1
+    for line in lines:
+        if _is_e(line):
+            seen += 1
+            if seen > cap:
+                if marker_at < 0:
+                    marker_at = len(out)
+                dropped += 1
+                continue
+        out.append(line)
+    if dropped + held_back:
+        if marker_at < 0:
+            marker_at = max((i + 1 for i, line in enumerate(out) if _is_e(line)), default=len(out))
+        out.insert(marker_at, elision_marker(dropped + held_back, "E lines"))
+    return out, dropped + held_back

@@ -1,0 +1,117 @@
+"""The pytest filter's shortening of large outputs: assertion diffs, warnings raised from many
+places, INTERNALERROR tracebacks through pluggy. Fed line by line, as in test_pytest_filter.py."""
+from __future__ import annotations
+
+from rtk.filters.base import FilterContext, Stream
+from rtk.filters.pytest import create
+from rtk.filters.pytest.ediff import cap_e_lines, compact
+from rtk.filters.pytest.filter import PytestFilter
+
+SEP = "=" * 30
+
+
+def run(lines: list[str], exit_code: int = 1) -> tuple[list[str], PytestFilter]:
+    filt = create(FilterContext(("pytest",), recall_enabled=True))
+    printed = [out.text for line in lines for out in filt.feed(line, Stream.STDOUT)]
+    return printed + [out.text for out in filt.finish(exit_code)], filt
+
+
+def failure(*e_lines: str) -> list[str]:
+    return [f"{SEP} FAILURES {SEP}", "____ test_x ____", ">       assert a == b", *e_lines, "",
+            "tests/test_x.py:9: AssertionError", f"{SEP} 1 failed in 0.10s {SEP}"]
+
+
+# -- assertion diffs --------------------------------------------------------------------------
+
+def test_unittest_diff_after_first_differing_element_keeps_a_window_and_counts_the_rest() -> None:
+    head = ["E       AssertionError: Lists differ: [3, 4, 5] != [1, 2, 3]", "E       ",
+            "E       First differing element 0:", "E       3", "E       1", "E       "]
+    diff = ["E       - [3,", "E       + [1,", *(f"E       {'-+'[i % 2]}  {10 + i}," for i in range(6))]
+    printed, filt = run(failure(*head, *diff))
+    assert [t for t in printed if t.startswith("E ")] == [
+        head[0], *head[2:5], "E       -  10,", "E       +  11,", "E       ... 4 more diff lines"]
+    assert filt.elided
+
+
+def test_a_single_line_past_the_window_is_kept_rather_than_counted() -> None:
+    head = ["E       AssertionError: Lists differ: [3] != [1]", "E       First differing element 0:",
+            "E       3", "E       1"]
+    lines, cut = compact([*head, "E       - 7,", "E       + 8,", "E       - 9,", "t.py:1: AssertionError"])
+    assert lines == [*head, "E       - 7,", "E       + 8,", "E       - 9,", "t.py:1: AssertionError"]
+    assert not cut
+
+
+def test_pytests_rerun_hints_go_and_long_unchanged_runs_leave_a_count() -> None:
+    e_lines = ["E       assert [0, 1, 2] == [0, 1]", "E         Use -v to get more diff",
+               "E         Omitting 1 identical items, use -vv to show", "E         Full diff:",
+               "E           [", *(f"E               {i}," for i in range(9)), "E         -     9,", "E           ]"]
+    lines, cut = compact(e_lines)
+    assert lines == [e_lines[0], "E         Full diff:", "E           ... 10 unchanged lines", "E         -     9,",
+                     "E           ]"]
+    assert cut
+
+
+def test_the_e_line_cap_applies_after_the_diff_is_compacted() -> None:
+    e_lines = ["E   assert x == y", *(f"E     {i}" for i in range(45))]
+    lines, counted = cap_e_lines([*e_lines, "t.py:3: AssertionError"], 40, held_back=5)
+    assert lines == [*e_lines[:40], "... 11 more E lines", "t.py:3: AssertionError"]
+    assert counted == 11
+
+
+def test_a_diff_longer_than_the_cap_is_compacted_before_it_is_cut() -> None:
+    body = [f"E               {i}," for i in range(300)]
+    printed, _ = run(failure("E       assert [0] == [1]", "E         Full diff:", *body[:150],
+                             "E         -     150,", *body[151:]))
+    assert "E         -     150," in printed
+    assert "E               ... 150 unchanged lines" in printed
+
+
+# -- warnings -----------------------------------------------------------------------------------
+
+def test_one_warning_message_from_many_places_is_printed_once_with_every_place() -> None:
+    message = "DeprecationWarning: 'isolated_filesystem' is deprecated"
+    section = [f"{SEP} warnings summary {SEP}"]
+    for line in (10, 20, 20, 30):
+        section += [f"tests/test_cli.py::test_{line}", f"  /src/tests/test_cli.py:{line}: {message}",
+                    "    with runner.isolated_filesystem():", ""]
+    printed, _ = run([*section, f"{SEP} 1 passed, 4 warnings in 0.10s {SEP}"], exit_code=0)
+    assert printed == ["pytest: 1 passed in 0.10s", "4 warnings: DeprecationWarning x4",
+                       f"  {message} (x4) at /src/tests/test_cli.py:10, /src/tests/test_cli.py:20 (x2), "
+                       "/src/tests/test_cli.py:30"]
+
+
+def test_places_past_the_cap_are_counted() -> None:
+    section = [f"{SEP} warnings summary {SEP}"]
+    for line in range(15):
+        section += [f"t.py::test_{line}", f"  t.py:{line + 1}: UserWarning: slow"]
+    printed, filt = run([*section, f"{SEP} 15 passed, 15 warnings in 0.10s {SEP}"], exit_code=0)
+    assert printed[-1].endswith("t.py:12, +3 more places")
+    assert filt.elided
+
+
+# -- INTERNALERROR --------------------------------------------------------------------------------
+
+def frame(path: str, line: int, func: str, source: str) -> list[str]:
+    return [f'INTERNALERROR>   File "{path}", line {line}, in {func}', f"INTERNALERROR>     {source}"]
+
+
+def test_internalerror_folds_pytest_and_pluggy_frames_and_keeps_the_projects() -> None:
+    site = "/venv/lib/python3.11/site-packages"
+    lines = ["INTERNALERROR> Traceback (most recent call last):",
+             *frame(f"{site}/_pytest/main.py", 333, "wrap_session", "session.exitstatus = doit()"),
+             *frame(f"{site}/pluggy/_callers.py", 167, "_multicall", "teardown.throw(exception)"),
+             *frame("/proj/tests/conftest.py", 2, "pytest_collection_modifyitems", "items.sort(key=k)"),
+             "INTERNALERROR> AttributeError: 'NoneType' object has no attribute 'args'"]
+    printed, filt = run([*lines, "no tests ran in 0.10s"], exit_code=3)
+    assert printed[:5] == [lines[0], "INTERNALERROR>   ... 2 more frames (of pytest and pluggy)", *lines[5:8]]
+    assert filt.elided and filt.failure_seen
+
+
+def test_a_crash_inside_pytest_keeps_its_last_frame() -> None:
+    site = "/venv/lib/python3.11/site-packages"
+    lines = ["INTERNALERROR> Traceback (most recent call last):",
+             *frame(f"{site}/_pytest/main.py", 333, "wrap_session", "session.exitstatus = doit()"),
+             *frame(f"{site}/_pytest/terminal.py", 90, "report", "self.write(x)"),
+             "INTERNALERROR> OSError: [Errno 28] No space left on device"]
+    printed, _ = run(lines, exit_code=3)
+    assert printed[:5] == [lines[0], "INTERNALERROR>   ... 1 more frames (of pytest and pluggy)", *lines[3:6]]
