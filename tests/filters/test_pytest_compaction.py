@@ -76,8 +76,8 @@ def test_one_warning_message_from_many_places_is_printed_once_with_every_place()
                     "    with runner.isolated_filesystem():", ""]
     printed, _ = run([*section, f"{SEP} 1 passed, 4 warnings in 0.10s {SEP}"], exit_code=0)
     assert printed == ["pytest: 1 passed in 0.10s", "4 warnings: DeprecationWarning x4",
-                       f"  {message} (x4) at /src/tests/test_cli.py:10, /src/tests/test_cli.py:20 (x2), "
-                       "/src/tests/test_cli.py:30"]
+                       (f"  {message} (x4) at /src/tests/test_cli.py:10, /src/tests/test_cli.py:20 (x2), "
+                        "/src/tests/test_cli.py:30")]
 
 
 def test_places_past_the_cap_are_counted() -> None:
