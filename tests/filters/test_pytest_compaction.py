@@ -115,3 +115,14 @@ def test_a_crash_inside_pytest_keeps_its_last_frame() -> None:
              "INTERNALERROR> OSError: [Errno 28] No space left on device"]
     printed, _ = run(lines, exit_code=3)
     assert printed[:5] == [lines[0], "INTERNALERROR>   ... 1 more frames (of pytest and pluggy)", *lines[3:6]]
+
+
+# -- the byte path ----------------------------------------------------------------------------------
+
+def test_a_block_of_bare_progress_is_counted_in_one_match() -> None:
+    from rtk.filters.pytest.progress_block import passing_progress
+
+    counted = passing_progress(b"....s.  [ 50%]\n..x.X [12/24]\n.\n")
+    assert counted is not None
+    assert (counted.dots, dict(counted.others), counted.path) == (10, {"s": 1, "x": 1, "X": 1}, "")
+    assert passing_progress(b"....s.  [ 50%]\n..F\n") is None

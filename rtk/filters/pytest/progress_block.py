@@ -14,6 +14,8 @@ from collections import Counter
 # on the raw bytes of a whole block, one C-level match a line: the line path would only count them.
 DOTS_LINE = re.compile(rb"(?:([.sxX]+)|(\S+) ([.sxX]+)) *(?:\[ *\d+(?:%|/\d+)\])?")  # bare first: no backtracking
 VERBOSE_LINE = re.compile(rb"[^ ]*?::.* PASSED")
+# A whole block of bare progress lines (-q), checked in one match: no per-line work at all.
+BARE_BLOCK = re.compile(rb"(?:[.sxX]+ *(?:\[ *\d+(?:%|/\d+)\])?\n)*")
 
 
 class Counted:
@@ -27,6 +29,9 @@ class Counted:
 
 def passing_progress(body: bytes) -> Counted | None:
     """`body`: whole lines (each ending in a newline), ASCII, no ANSI codes or carriage returns."""
+    if BARE_BLOCK.fullmatch(body) is not None:  # the counters hold no `.`, `s`, `x` or `X`
+        others = Counter({char: n for char in "sxX" if (n := body.count(char.encode()))})
+        return Counted(body.count(b"."), others, "", False)
     lines = body.split(b"\n")
     lines.pop()  # after the final newline
     if b"::" in body:
