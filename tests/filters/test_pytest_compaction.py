@@ -124,5 +124,5 @@ def test_a_block_of_bare_progress_is_counted_in_one_match() -> None:
 
     counted = passing_progress(b"....s.  [ 50%]\n..x.X [12/24]\n.\n")
     assert counted is not None
-    assert (counted.dots, dict(counted.others), counted.path) == (10, {"s": 1, "x": 1, "X": 1}, "")
+    assert (counted.dots, dict(counted.others), counted.path) == (9, {"s": 1, "x": 1, "X": 1}, "")
     assert passing_progress(b"....s.  [ 50%]\n..F\n") is None
