@@ -94,6 +94,7 @@ class CargoFilter(BaseFilter):
             self.elapsed = match.group(1) if match else ""
         elif word == "Doc-tests" or (word == "Running" and not L.PROGRAM_RE.match(rest)):
             self.tally.suites += 1
+            self.panics.suite = L.suite_name(word, rest)
         elif word == "Running":
             return [*self._flush(stream), *self._running_program(f"Running {rest}", stream)]
         return self._flush(stream) if word in ("Finished", "Running") else []
@@ -107,6 +108,7 @@ class CargoFilter(BaseFilter):
             self.mode = PROGRAM
             return [Line(text.strip(), stream)]
         self.tally.suites += 1  # a test binary under `cargo test -v`
+        self.panics.suite = L.suite_name("Running", text[len("Running "):])
         return []
 
     def _is_test_line(self, text: str) -> bool:
@@ -122,7 +124,7 @@ class CargoFilter(BaseFilter):
         if self.tally.add(text):
             self.test_stream = stream
             self.failure_seen |= self.tally.failed > 0
-            return []
+            return [Line(note, stream) for note in self.panics.notes()]
         if text.endswith(("... FAILED", " --- FAILED")) or L.NEXTEST_FAIL_RE.match(text):
             self.failure_seen = True
         return [] if L.is_noise(text) else [Line(text, stream)]
@@ -186,7 +188,8 @@ class CargoFilter(BaseFilter):
             out.extend(self._end_backtrace(stream))
         if text == "failures:" or L.BLOCK_HEADER_RE.match(text) or RESULT_RE.match(text):
             self.mode = MAIN
-            closed = self._close_block(out, stream, notes=not L.BLOCK_HEADER_RE.match(text))
+            # after the last block: its binary's notes follow the list of failures, else now
+            closed = self._close_block(out, stream, notes=RESULT_RE.match(text) is not None)
             return closed + self._main(text, stream)
         if text == "stack backtrace:":
             self.backtrace = Backtrace(keep_all=self.full)
@@ -236,7 +239,11 @@ class CargoFilter(BaseFilter):
 
     def _end_list(self, stream: Stream) -> list[Line]:
         names, self.names = self.names, []
-        return [Line("failures: " + ", ".join(names), stream)] if names else []
+        mirror = self.panics.mirrored_suite(names) if names else None
+        if mirror is not None:
+            return [Line(f"failures: the same {len(names)} tests as in {mirror}, with the same panics", stream)]
+        listed = [Line("failures: " + ", ".join(names), stream)] if names else []
+        return listed + [Line(note, stream) for note in self.panics.notes(names)]
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._end_diagnostic()

@@ -10,6 +10,7 @@ STATUS_COLUMN = 12
 COMPILED_WORDS = frozenset({"Compiling", "Checking"})
 FINISHED_TIME_RE = re.compile(r" in ((?:\d+m )?[\d.]+s)$")
 PROGRAM_RE = re.compile(r"^`(.*)`$")
+SUITE_TARGET_RE = re.compile(r" \([^()]*\)$")
 
 RUNNING_TESTS_RE = re.compile(r"^running \d+ tests?$")
 TEST_LINE_RE = re.compile(r"^test (.+?) \.\.\. (ok|FAILED|ignored.*|bench:.*)$")
@@ -41,6 +42,14 @@ def status(text: str) -> tuple[str, str] | None:
     if match is None or match.end(1) != STATUS_COLUMN:
         return None
     return match.group(1), match.group(2) or ""
+
+
+def suite_name(word: str, rest: str) -> str:
+    """The test binary a `Running tests/api.rs (target/debug/deps/api-1f2e)` or `Doc-tests
+    regex` line starts: `tests/api.rs`, `Doc-tests regex`, `unittests src/lib.rs`."""
+    if word == "Doc-tests":
+        return f"Doc-tests {rest}"
+    return SUITE_TARGET_RE.sub("", rest).strip("`")
 
 
 def is_noise(text: str) -> bool:

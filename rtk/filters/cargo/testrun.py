@@ -89,8 +89,10 @@ class Backtrace:
         frame, self.frame = self.frame, []
         if not frame:
             return []
-        if self.keep_all or _is_user_frame(frame):
+        if self.keep_all:
             return frame
+        if _is_user_frame(frame):
+            return _one_line(frame)
         self.omitted += 1
         return []
 
@@ -99,6 +101,15 @@ class Backtrace:
         if self.omitted:
             out.append(f"   ... {self.omitted} frames in std/core/test omitted")
         return out
+
+
+def _one_line(frame: list[str]) -> list[str]:
+    """`   5: regex::expand::expand_str` over `             at ./src/expand.rs:41:41` as one line
+    (a frame with several places, inlined calls, keeps its lines)."""
+    if len(frame) != 2:
+        return frame
+    place = FRAME_AT_RE.match(frame[1])
+    return [f"{frame[0]} at {place.group(1)}"] if place else frame
 
 
 def _is_user_frame(frame: list[str]) -> bool:

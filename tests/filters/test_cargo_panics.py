@@ -1,0 +1,41 @@
+"""Failing tests across several test binaries: a panic shown once, every failing test still named."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rtk.filters.base import FilterContext, Stream
+from rtk.filters.cargo import create
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "cargo"
+
+
+def run(case: str, command: str, exit_code: int) -> list[str]:
+    filt = create(FilterContext(tuple(command.split())))
+    printed = [line.text for text in (FIXTURES / case / "raw.txt").read_text().splitlines()
+               for line in filt.feed(text, Stream.STDOUT)]
+    return printed + [line.text for line in filt.finish(exit_code)]
+
+
+def test_a_binary_failing_like_an_earlier_one_is_one_line() -> None:
+    printed = run("regex_test_nofailfast_same_panic", "cargo test --no-fail-fast", 101)
+    assert printed.count("---- api::expand10 stdout ----") == 1  # 5 binaries fail it the same way
+    assert printed.count("failures: the same 8 tests as in tests/test_backtrack.rs, with the same panics") == 4
+    assert printed.count("failures: the same 9 tests as in tests/test_backtrack_bytes.rs, with the same panics") == 2
+    reruns = [text for text in printed if text.startswith("error: test failed, to rerun pass `--test ")]
+    assert len(reruns) == 8  # every binary is still named with its rerun command
+    first = printed.index("error: test failed, to rerun pass `--test backtrack`")
+    assert printed[first - 1] == "same panic as api::expand10 in all 8 failing tests"
+    assert printed[first - 2].startswith("failures: api::expand10, api::expand7, ")
+
+
+def test_a_user_frame_is_one_line_and_std_frames_are_counted() -> None:
+    printed = run("regex_test_nofailfast_same_panic", "cargo test --no-fail-fast", 101)
+    assert "   5: regex::expand::expand_str at ./src/expand.rs:41:41" in printed
+    assert "   ... 7 more backtrace frames (std, core, test harness)" in printed
+    assert not any("/rustc/" in text for text in printed)
+
+
+def test_a_binary_with_other_panics_is_shown_whole() -> None:
+    printed = run("regex_test_nofailfast_same_panic", "cargo test --no-fail-fast", 101)
+    assert printed.count("---- api::expand3 stdout ----") == 1
+    assert printed[-1] == "cargo test: 7,780 passed, 67 failed, 1 ignored (10 suites, 2.03s)"
