@@ -39,3 +39,38 @@ def test_a_binary_with_other_panics_is_shown_whole() -> None:
     printed = run("regex_test_nofailfast_same_panic", "cargo test --no-fail-fast", 101)
     assert printed.count("---- api::expand3 stdout ----") == 1
     assert printed[-1] == "cargo test: 7,780 passed, 67 failed, 1 ignored (10 suites, 2.03s)"
+
+
+def test_cargo_run_cuts_a_panics_backtrace_to_the_programs_frames() -> None:
+    printed = run("crossbeam_run_thread_panic_backtrace", "cargo run --example matching", 101)
+    assert printed[0] == "Running `target/debug/examples/matching`"
+    assert printed.count("   5: matching::main::{{closure}} at ./examples/matching.rs:58:49") == 2
+    assert "   4: matching::main at ./examples/matching.rs:71:6" in printed
+    assert "   ... 5 more backtrace frames (std, core, dependencies)" in printed
+    assert not any("/rustc/" in text or "RUST_BACKTRACE=full" in text for text in printed)
+
+
+def test_a_passing_doc_test_runs_compile_fail_errors_are_one_line() -> None:
+    printed = run("oncecell_test_nocapture_pass", "cargo test -- --nocapture", 0)
+    assert not any(text.startswith(("error[", "error: aborting")) for text in printed)
+    assert ("passing doc-tests printed 4 expected compile errors (compile_fail examples): E0277 src/lib.rs:1359:7,"
+            " E0277 src/lib.rs:1367:7, E0597 src/race.rs:258:11, E0277 src/race.rs:394:7") in printed
+    assert "kaboom" in printed and "42" in printed  # what the tests printed stays
+    assert "thread 'sync::lazy_poisoning' panicked at tests/it.rs:594:44:" in printed  # no thread id
+    assert printed[-1] == "cargo test: 103 passed, 0 failed, 1 ignored (3 suites, 14.76s, 6 warnings)"
+
+
+def test_a_failing_doc_test_run_prints_the_errors_it_held() -> None:
+    from rtk.filters.cargo.diagnostic import Diagnostic
+    from rtk.filters.cargo.doctests import DocTestErrors
+
+    held = DocTestErrors()
+    held.running = True
+    diag = Diagnostic.start("error[E0277]: `*mut ()` cannot be sent between threads safely")
+    assert diag is not None
+    held.hold(diag, ["error[E0277]: `*mut ()` cannot be sent between threads safely", "   --> src/lib.rs:9:7"])
+    assert held.hold_line("error: aborting due to 1 previous error")
+    assert held.result(passed=False) == ([
+        "error[E0277]: `*mut ()` cannot be sent between threads safely", "   --> src/lib.rs:9:7",
+        "error: aborting due to 1 previous error"], False)
+    assert not held.running and not held.hold_line("error: aborting due to 1 previous error")

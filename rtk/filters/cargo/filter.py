@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
 from rtk.filters.cargo import lines as L
 from rtk.filters.cargo.diagnostic import MAX_BLOCK_LINES, Diagnostic, Grouper
+from rtk.filters.cargo.doctests import DocTestErrors
 from rtk.filters.cargo.panics import PanicBlocks
 from rtk.filters.cargo.testrun import BLOCK_NOISE, RESULT_RE, Backtrace, Tally, compact_panic
 
@@ -32,6 +33,7 @@ class CargoFilter(BaseFilter):
         self.tally = Tally()
         self.grouper = Grouper(fold_first=self.sub == "test")
         self.panics = PanicBlocks()
+        self.doc_errors = DocTestErrors()
         self.generated: list[Line] = []
         self.hold = self.sub == "test"
         self.diag: Diagnostic | None = None
@@ -51,7 +53,7 @@ class CargoFilter(BaseFilter):
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         if self.mode == PROGRAM:
-            return (Line(line, stream),)
+            return self._program(line, stream)
         text = strip_ansi(line).rstrip()
         out: list[Line] = []
         if self.diag is not None:
@@ -63,6 +65,22 @@ class CargoFilter(BaseFilter):
             out.extend(self._end_diagnostic())
         out.extend(self._route(text, stream))
         return out
+
+    def _program(self, line: str, stream: Stream) -> list[Line]:
+        """`cargo run`: the program's own output, untouched but for a panic's backtrace, cut to
+        the user's frames as in a failing test."""
+        text = strip_ansi(line).rstrip()
+        out: list[Line] = []
+        if self.backtrace is not None:
+            frames = self.backtrace.feed(text)
+            if frames is not None:
+                return [Line(frame, stream) for frame in frames]
+            out = self._end_backtrace(stream)
+            if text in BLOCK_NOISE:
+                return out
+        if text == "stack backtrace:" and not self.full:
+            self.backtrace, self.test_stream = Backtrace(), stream  # finish() ends it there
+        return [*out, Line(line, stream)]
 
     def _continues_diagnostic(self, text: str) -> bool:
         return bool(text) and Diagnostic.start(text) is None and L.status(text) is None \
@@ -94,6 +112,7 @@ class CargoFilter(BaseFilter):
             self.elapsed = match.group(1) if match else ""
         elif word == "Doc-tests" or (word == "Running" and not L.PROGRAM_RE.match(rest)):
             self.tally.suites += 1
+            self.doc_errors.running = word == "Doc-tests"
             self.panics.suite = L.suite_name(word, rest)
         elif word == "Running":
             return [*self._flush(stream), *self._running_program(f"Running {rest}", stream)]
@@ -124,7 +143,9 @@ class CargoFilter(BaseFilter):
         if self.tally.add(text):
             self.test_stream = stream
             self.failure_seen |= self.tally.failed > 0
-            return [Line(note, stream) for note in self.panics.notes()]
+            held, folded = self.doc_errors.result(text.startswith("test result: ok."))
+            self.elided |= folded
+            return [Line(note, stream) for note in held + self.panics.notes()]
         if text.endswith(("... FAILED", " --- FAILED")) or L.NEXTEST_FAIL_RE.match(text):
             self.failure_seen = True
         return [] if L.is_noise(text) else [Line(text, stream)]
@@ -136,11 +157,11 @@ class CargoFilter(BaseFilter):
         if L.CARGO_FAILURE_RE.match(text):
             self.failure_seen = True
             return [*self._flush(stream), Line(text, stream)]
-        if text.startswith(L.CARGO_NOISE):
+        if text.startswith(L.CARGO_NOISE) or self.doc_errors.hold_line(text):
             return []
         diag = Diagnostic.start(text)
         if diag is None:
-            return [Line(text, stream)]
+            return [Line(L.PANIC_THREAD_ID_RE.sub(r"\1 panicked at ", text), stream)]
         self._count(diag)
         self.diag, self.diag_stream = diag, stream
         return []
@@ -148,7 +169,8 @@ class CargoFilter(BaseFilter):
     def _count(self, diag: Diagnostic) -> None:
         if diag.level == "error":
             self.errors += 1
-            self.failure_seen = True
+            # a doc-test run's errors may be its `compile_fail` examples: its result will tell
+            self.failure_seen |= not self.doc_errors.running
 
     def _end_diagnostic(self) -> list[Line]:
         diag, self.diag = self.diag, None
@@ -161,6 +183,9 @@ class CargoFilter(BaseFilter):
             return []
         kept, dropped_code = diag.render(keep_code=self.full)
         self.elided |= dropped_code
+        if self.doc_errors.running and self.mode == MAIN:
+            self.doc_errors.hold(diag, kept)
+            return []
         return [Line(text, self.diag_stream) for text in kept]
 
     def _flush(self, stream: Stream) -> list[Line]:
@@ -217,8 +242,8 @@ class CargoFilter(BaseFilter):
         out = [Line(frame, stream) for frame in backtrace.close_frame()]
         if backtrace.omitted:
             self.elided = True
-            out.append(Line("   " + elision_marker(backtrace.omitted, "backtrace frames",
-                                                    "std, core, test harness"), stream))
+            outside = "std, core, dependencies" if self.mode == PROGRAM else "std, core, test harness"
+            out.append(Line("   " + elision_marker(backtrace.omitted, "backtrace frames", outside), stream))
         return out
 
     def _after_failures_header(self, text: str, stream: Stream) -> list[Line]:
@@ -247,6 +272,7 @@ class CargoFilter(BaseFilter):
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._end_diagnostic()
+        out.extend(Line(text, self.build_stream) for text in self.doc_errors.result(passed=False)[0])
         out.extend(self._close_block(self._end_backtrace(self.test_stream), self.test_stream, notes=True))
         out.extend(self._end_list(self.test_stream))
         if self.hold and not self.failure_seen and exit_code == 0:

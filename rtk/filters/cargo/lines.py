@@ -25,8 +25,11 @@ GENERATED_RE = re.compile(r"^warning: `[^`]+` \(.+\) generated \d+ warnings?")
 CARGO_FAILURE_RE = re.compile(
     r"^error: (?:could not compile|test failed, to rerun|doctest failed, to rerun|\d+ targets failed)"
 )
+# `thread 'a::b' (12345) panicked at`: the thread id changes on every run
+PANIC_THREAD_ID_RE = re.compile(r"^(thread '.*?') \(\d+\) panicked at ")
 CARGO_NOISE = (
     "warning: build failed, waiting for other jobs to finish...",
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
     "Some errors have detailed explanations:",
     "For more information about an error, try `rustc --explain",
     "For more information about this error, try `rustc --explain",
