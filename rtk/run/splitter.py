@@ -110,7 +110,9 @@ def _decode_shown(line: bytes) -> list[str]:
         return [_decode(line)]
     body = line[:-1] if line.endswith(b"\r") else line
     cr = body.rfind(b"\r")
-    previous = body[body.rfind(b"\r", 0, cr) + 1:cr] if cr >= 0 else b""
+    # the last state before the final one, stepping over line erases (`\r` + spaces, `\x1b[K`)
+    shown = [s for s in body[:max(cr, 0)].split(b"\r") if s.replace(b"\x1b[K", b"").strip()]
+    previous = shown[-1] if cr >= 0 and shown else b""
     final = _decode(line)
     word = _first_word(previous)
     if word and _first_word(body[cr + 1:]) not in (word, b""):

@@ -11,6 +11,9 @@ from collections import Counter
 from rtk.filters.base import elision_marker
 
 TOP_DIRS = 5
+# A list of files (a status group, a commit's create/delete lines) of up to MAX_FILES prints
+# whole: an agent acts on each path. Past it, the first SHOW_FILES and a marker by folder.
+MAX_FILES, SHOW_FILES = 250, 100
 
 
 def folder_of(path: str) -> str:

@@ -4,8 +4,10 @@ Keeps: one line per file (`src/a.py (+3 -1)`, `old -> new (renamed 95%, +1 -1)`,
 `img.png (new, binary)`), every hunk header, and the changed lines within a budget that grows
 slowly with the diff's size (hunk.py: long runs of pure additions or removals folded to their
 first and last lines, one context line around changes in small diffs). A file whose lines were
-left out says how many (`src/a.py (+300 -10, 250 not shown)`), and one closing line names the
-command that shows one file whole (content elided: recall).
+left out says how many (`src/a.py (+300 -10, 250 not shown)`); the hunks none of whose lines made
+it into the budget are one line giving where they start (`... 3 hunks not shown (at lines 12,
+80, 140)`) instead of a header each; one closing line names the command that shows one file whole
+(content elided: recall).
 The lines of a deleted file are elided with a marker (`... 84 removed lines of the deleted file`).
 Drops: `index`, `---`/`+++` lines (the file line names the file), the other context lines.
 Combined diffs of merges (`diff --cc`) work the same way. Lines it does not know pass through.
@@ -20,12 +22,14 @@ from rtk.filters.git.common import GitFilter, out
 from rtk.filters.git.hunk import UNLIMITED, Budget, Hunk, deleted_file_marker
 
 HUNK_RE = re.compile(r"(@@+) -\d+")
+NEW_START_RE = re.compile(r" \+(\d+)")
+MAX_UNSHOWN_STARTS = 20
 FILE_START = ("diff --git ", "diff --cc ", "diff --combined ")
 HEADER_TAGS = {
     "new file mode ": "new", "deleted file mode ": "deleted",
 }
 FILE_HOLD = 200
-BUDGET_BASE, BUDGET_SCALE = 40, 3
+BUDGET_BASE, BUDGET_SCALE = 40, 2
 
 
 def split_git_names(rest: str) -> str:
@@ -48,6 +52,7 @@ class FileDiff:
         self.held: list[str] = []
         self.header_shown = False
         self.hidden = 0
+        self.unshown: list[str] = []  # where the hunks start that printed none of their lines
 
     def title(self, with_counts: bool = True) -> str:
         name = f"{self.old_name} -> {self.name}" if self.old_name and self.old_name != self.name else self.name
@@ -71,6 +76,8 @@ class DiffParser:
         self.elided = False
         self.folded = False  # lines of a file left out: the one-file command is worth a hint
         self.deleted = False
+        self.pending_header: str | None = None  # the open hunk's @@ line, printed with its first kept line
+        self.hunk_start = ""
 
     @staticmethod
     def starts(text: str) -> bool:
@@ -146,14 +153,34 @@ class DiffParser:
     def _open_hunk(self, text: str, width: int) -> list[str]:
         self.deleted = self.fold and self.file is not None and "deleted" in self.file.tags
         self.hunk = Hunk(width, Budget(0, 0) if self.deleted else self.budget, self.fold)
-        return self._file_lines([text])
+        self.pending_header = text
+        m = NEW_START_RE.search(text)
+        self.hunk_start = m[1] if m else "?"
+        return []
 
     def _hunk_line(self, text: str) -> list[str]:
         assert self.hunk is not None and self.file is not None
         kept, plus, minus = self.hunk.add(text)
         self.file.added += plus
         self.file.removed += minus
-        return self._file_lines(kept)
+        return self._shown(kept)
+
+    def _shown(self, lines: list[str]) -> list[str]:
+        """Lines of the open hunk to print: its header goes first, once."""
+        if lines and self.pending_header is not None:
+            lines = [*self._unshown_line(), self.pending_header, *lines]
+            self.pending_header = None
+        return self._file_lines(lines) if lines else []
+
+    def _unshown_line(self) -> list[str]:
+        file = self.file
+        if file is None or not file.unshown:
+            return []
+        starts, file.unshown = file.unshown, []
+        where = ", ".join(starts[:MAX_UNSHOWN_STARTS])
+        more = f", +{len(starts) - MAX_UNSHOWN_STARTS} more" if len(starts) > MAX_UNSHOWN_STARTS else ""
+        what = "hunk" if len(starts) == 1 else "hunks"
+        return [f"... {len(starts)} {what} not shown (at {'line' if len(starts) == 1 else 'lines'} {where}{more})"]
 
     def _close_hunk(self) -> list[str]:
         hunk, self.hunk = self.hunk, None
@@ -166,7 +193,11 @@ class DiffParser:
             self.file.hidden += hunk.hidden
         self.folded = self.folded or (elided and not self.deleted)
         self.elided = self.elided or elided
-        return self._file_lines(lines)
+        shown = self._shown(lines)
+        if self.pending_header is not None and self.file is not None:
+            self.file.unshown.append(self.hunk_start)
+        self.pending_header = None
+        return shown
 
     def _file_lines(self, lines: list[str]) -> list[str]:
         file = self.file
@@ -183,6 +214,8 @@ class DiffParser:
     def close(self) -> list[str]:
         """The current file is over: its line (with counts) and held lines, or its final counts."""
         lines = self._close_hunk() if self.file is not None else []
+        if self.file is not None and self.file.unshown:
+            lines += self._file_lines(self._unshown_line())
         file, self.file = self.file, None
         if file is None:
             return []

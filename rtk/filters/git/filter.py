@@ -4,7 +4,8 @@ git runs exactly as typed (one process, no injected flags); the filter parses gi
 output. `status` -> status.py, `log` and `show` -> log.py (patches through diff.py), `diff` ->
 diff.py, the write commands -> write.py. Output formats that are already compact or that we do
 not parse (`-s`, `--porcelain`, `--oneline`, `--format`, `--stat`, `--name-only`, `--graph`,
-`--word-diff`, ...) and `git branch` listings pass through unchanged; so does anything that does
+`--word-diff`, ...) and `git branch` listings (`log --stat`/`--name-status` and `--graph` go to
+log.py, which keeps the lists and the graph as printed) pass through unchanged; so does anything that does
 not look like git's English output. Errors and conflicts are always printed verbatim.
 """
 from __future__ import annotations
@@ -24,7 +25,12 @@ PATCH_RAW = ("--stat", "--numstat", "--shortstat", "--name-only", "--name-status
              "--summary", "--dirstat", "--compact-summary", "--check", "-z", "--word-diff",
              "--word-diff-regex", "--color-words", "--binary", "--patch-with-stat",
              "--patch-with-raw", "--output", "--ext-diff")
-LOG_RAW = PATCH_RAW + ("--oneline", "--format", "--graph", "--left-right", "--cherry-mark",
+# `log`/`show` print these between commits (a diffstat, a list of names): the log filter keeps
+# them as git printed them and still shortens each commit's header.
+LOG_LISTS = frozenset(("--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--raw",
+                       "--summary", "--dirstat", "--compact-summary", "--patch-with-stat"))
+LOG_RAW = tuple(f for f in PATCH_RAW if f not in LOG_LISTS) + (
+                       "--oneline", "--format", "--left-right", "--cherry-mark",
                        "--children", "--parents", "--pretty=oneline", "--pretty=short",
                        "--pretty=full", "--pretty=fuller", "--pretty=email", "--pretty=raw",
                        "--pretty=reference", "--pretty=format", "--pretty=tformat")

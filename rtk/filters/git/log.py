@@ -3,7 +3,11 @@
 Keeps: per commit its short hash, decorations, date (YYYY-MM-DD), author name, `(merge)` for
 merges and the full subject (the message's first paragraph), then trailer-like body lines
 (`BREAKING CHANGE`, `Fixes #12`, `Closes #3`, `Reverts`). Patches (`-p`, `show`) go through the
-diff filter. Over 50 commits: the first 50 and `... N more commits` (content elided: recall).
+diff filter; `--stat`, `--name-status` and the other lists print as git printed them. With
+`--graph` each commit line keeps its graph columns and the lines that fork or merge (`|/`, `|\\`)
+stay in place (graph.py). Over 50 commits: the first 50 and `... N more commits` (content elided:
+recall), unless the command asked for more (`-n 200`, `-200`, `--max-count=200`): every one of
+those is printed.
 Drops: the other body lines (elided: recall), e-mail addresses, the `Merge:` parents line.
 Unknown header lines and any line outside a commit pass through.
 """
@@ -15,6 +19,7 @@ from collections.abc import Iterable
 from rtk.filters.base import FilterContext, Line, Stream, elision_marker
 from rtk.filters.git.common import NOTHING, GitFilter, out
 from rtk.filters.git.diff import DiffParser, new_parser
+from rtk.filters.git.graph import Graph, asked_count
 
 COMMIT_RE = re.compile(r"commit ([0-9a-f]{7,64})(\s.*)?$")
 AUTHOR_RE = re.compile(r"Author:\s+(.*?)(?:\s+<[^>]*>)?$")
@@ -45,9 +50,11 @@ class Commit:
         self.subject: list[str] = []
         self.subject_done = False
         self.shown = False
+        self.graph = ""  # the graph columns printed before `commit` (`| * `) with --graph
+        self.forks: list[str] = []  # graph lines of this commit that fork or merge (`|/`)
 
     def line(self) -> str:
-        parts = [self.sha[:7]]
+        parts = [self.graph + self.sha[:7]]
         if self.rest:
             parts.append(self.rest)
         parts += [p for p in (self.date, self.author) if p]
@@ -64,12 +71,26 @@ class LogFilter(GitFilter):
         self.state = "outside"  # outside | header | message | patch
         self.commits = 0
         self.diff: DiffParser = new_parser(self.ctx)
-        self.cap = self.ctx.limit("git_log_max_commits", 50) if self.ctx.recall_enabled else 1 << 60
+        cap = self.ctx.limit("git_log_max_commits", 50) if self.ctx.recall_enabled else 1 << 60
+        self.cap = max(cap, asked_count(self.ctx.argv))
+        self.graph = Graph() if "--graph" in self.ctx.argv else None
 
     def starts(self, text: str) -> bool:
+        if self.graph is not None:
+            text = self.graph.strip_commit(text)
         return COMMIT_RE.match(text) is not None or DiffParser.starts(text) or text.startswith("tag ")
 
     def parse(self, text: str, line: str, stream: Stream) -> Iterable[Line]:
+        if self.graph is None:
+            return self._parse(text, line, stream)
+        body, structure = self.graph.split(text)
+        if structure and self.commit is not None and not self.commit.shown:
+            forks = self.commit.forks
+            forks.extend(fork for fork in structure if not forks or forks[-1] != fork)
+            structure = []
+        return [*out(*structure), *self._parse(body, body, stream)]
+
+    def _parse(self, text: str, line: str, stream: Stream) -> Iterable[Line]:
         if (m := COMMIT_RE.match(text)) is not None:
             return self._new_commit(m[1], m[2] or "")
         if self.commits > self.cap:
@@ -91,6 +112,7 @@ class LogFilter(GitFilter):
             self.commit = None
             return done
         self.commit = Commit(sha, rest)
+        self.commit.graph = self.graph.prefix if self.graph is not None else ""
         return done
 
     def _header(self, text: str, line: str, stream: Stream) -> list[Line]:
@@ -118,7 +140,7 @@ class LogFilter(GitFilter):
             return self._end_subject()
         if not line.startswith("    "):
             self.state = "between"
-            return [*self._end_subject(), Line(line, stream)]
+            return [*self._end_subject(), *([] if text == "---" else [Line(line, stream)])]
         if not commit.subject_done:
             commit.subject.append(text.strip())
             return self._end_subject() if len(commit.subject) > SUBJECT_LINES else []
@@ -134,7 +156,7 @@ class LogFilter(GitFilter):
         commit.subject_done = commit.shown = True
         if len(commit.subject) > SUBJECT_LINES:
             self.elided = True
-        return out(commit.line(), *commit.extra)
+        return out(commit.line(), *commit.forks, *commit.extra)
 
     def _patch(self, text: str, line: str, stream: Stream) -> list[Line]:
         head = self._end_subject()

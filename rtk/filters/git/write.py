@@ -2,7 +2,7 @@
 
 Keeps: what each command did, one short line each (`ok commit [main a1b2c3d] subject (3 files,
 +20 -4)`, `ok push main -> origin/main (1a2b3c4..5d6e7f8)`, `ok pull fast-forward 1a2b..5d6e`), every
-file it names (diffstat, `create`/`delete`/`rename` lines; over 60 the first 40 and a marker),
+file it names (diffstat, `create`/`delete`/`rename` lines; over 250 the first 100 and a marker),
 hook and remote messages, and from the first error or conflict on everything verbatim (a failed
 `git commit` prints a status: verbatim too).
 Drops: progress (`Counting objects`, `remote: Total ...`), blank lines, the detached-HEAD advice
@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
-from rtk.filters.git.caps import CappedList
+from rtk.filters.git.caps import MAX_FILES, SHOW_FILES, CappedList
 from rtk.filters.git.common import NOTHING, is_error, out
 from rtk.filters.git.status import FIRST_WORDS, StatusFilter, branch_part
 
@@ -68,7 +68,7 @@ class WriteFilter(BaseFilter):
         self.commit: tuple[str, str] | None = None
         self.status: StatusFilter | None = None
         big = 1 << 60
-        show, cap = (40, 60) if ctx.recall_enabled else (big, big)
+        show, cap = (SHOW_FILES, MAX_FILES) if ctx.recall_enabled else (big, big)
         self.files = CappedList(ctx.limit("git_status_show_files", show), ctx.limit("git_status_max_files", cap))
         self.lines = 0
         self.rebase_step = ""
@@ -90,6 +90,8 @@ class WriteFilter(BaseFilter):
         if text.startswith("Rebasing (") and PROGRESS_RE.match(text):
             self.rebase_step = text  # said only if the rebase stops: where it stopped
             return []
+        if text.startswith(("Stopped at ", "Could not apply ")):
+            return [*self._stopped_at(stream), Line(line, stream)]
         if self.status is not None and not text.startswith("Dropped "):
             return self.status.feed(line, stream)
         held = self._commit_line() if self.commit and not SUMMARY_RE.match(text) else []

@@ -1,0 +1,90 @@
+"""git log beyond the default form: --graph, --stat/--name-status lists, -n counts; a stopped rebase -i."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from rtk.filters.base import FilterContext, Stream
+from rtk.filters.git import create
+from rtk.filters.git.graph import Graph, asked_count
+
+
+def run(command: str, lines: Sequence[str], limits: dict[str, int] | None = None) -> tuple[object, list[str]]:
+    filt = create(FilterContext(tuple(command.split()), True, limits or {}))
+    out = [ln.text for line in lines for ln in filt.feed(line, Stream.STDOUT)]
+    return filt, out + [ln.text for ln in filt.finish(0)]
+
+
+def commit(sha: str, subject: str, graph: str = "", rest: str = "", fork: str = "") -> list[str]:
+    cont = graph.replace("*", "|")
+    return [f"{graph}commit {sha * 40}", f"{fork or cont}Author: A U Thor <a@example.com>",
+            f"{cont}Date:   Mon Aug 3 11:52:44 2026 -0600", cont.rstrip(), f"{cont}    {subject}",
+            *([f"{cont}{rest}"] if rest else []), cont.rstrip()]
+
+
+@pytest.mark.parametrize(("argv", "count"), [
+    ("git log -n 200", 200), ("git log -n5", 5), ("git log -30", 30), ("git log --max-count=7", 7),
+    ("git log --max-count 9", 9), ("git log", 0), ("git log -- -5", 0), ("git log -p", 0),
+])
+def test_asked_count_reads_every_spelling(argv: str, count: int) -> None:
+    assert asked_count(argv.split()) == count
+
+
+def test_a_log_asked_for_more_than_the_cap_prints_every_commit() -> None:
+    lines = [line for n in range(8) for line in commit(f"{n}", f"subject {n}")]
+    _, capped = run("git log", lines, limits={"git_log_max_commits": 3})
+    _, asked = run("git log -n 8", lines, limits={"git_log_max_commits": 3})
+    assert capped[-1] == "... 5 more commits"
+    assert [text.split(": ", 1)[1] for text in asked] == [f"subject {n}" for n in range(8)]
+
+
+def test_graph_columns_are_kept_on_the_commit_line_and_forks_stay() -> None:
+    lines = [*commit("a", "tip", graph="* "), *commit("b", "side", graph="| * ", fork="|/  "),
+             *commit("c", "base", graph="* ")]
+    _, out = run("git log --graph", lines)
+    assert out == ["* aaaaaaa 2026-08-03 A U Thor: tip", "| * bbbbbbb 2026-08-03 A U Thor: side", "|/",
+                   "* ccccccc 2026-08-03 A U Thor: base"]
+
+
+def test_graph_splits_only_graph_columns() -> None:
+    graph = Graph()
+    assert graph.split("| * commit abc") == ("commit abc", [])
+    assert graph.split("|/  Author: x") == ("Author: x", ["|/"])
+    assert graph.split("|       body") == ("    body", [])
+    assert graph.split("not graph") == ("not graph", [])
+
+
+def test_log_stat_keeps_the_lists_and_shortens_the_header() -> None:
+    lines = [*commit("d", "docs", rest="")[:-1], "---", " docs/a.md | 2 +-", " 1 file changed, 1 insertion(+), 1 deletion(-)",
+             "", *commit("e", "names"), "M\tsrc/a.py", "R100\told.py\tnew.py"]
+    _, out = run("git log --stat", lines)
+    assert out == ["ddddddd 2026-08-03 A U Thor: docs", " docs/a.md | 2 +-",
+                   " 1 file changed, 1 insertion(+), 1 deletion(-)", "eeeeeee 2026-08-03 A U Thor: names",
+                   "M\tsrc/a.py", "R100\told.py\tnew.py"]
+
+
+def test_an_interactive_rebase_stopped_at_an_edit_says_its_step() -> None:
+    _, out = run("git rebase -i HEAD~5", ["Rebasing (3/5)", "Stopped at 74d5dfe9...  Drop node 20",
+                                          "You can amend the commit now, with"])
+    assert out == ["Rebasing (3/5)", "Stopped at 74d5dfe9...  Drop node 20", "You can amend the commit now, with"]
+
+
+def test_hunks_past_the_budget_are_one_line_of_where_they_start() -> None:
+    lines = ["diff --git a/big.py b/big.py", "--- a/big.py", "+++ b/big.py", "@@ -1,50 +1,50 @@ def big():"]
+    lines += [f"{'-+'[i % 2]}line {i}" for i in range(100)]  # alternating: nothing to fold, the budget runs out
+    for n in range(1, 6):
+        lines += [f"@@ -{n * 100 + 1},3 +{n * 100 + 1},3 @@ def f{n}():", f"-old {n}", f"+new {n}"]
+    _, out = run("git diff", lines, limits={"git_diff_budget_base": 4, "git_diff_budget_scale": 1})
+    assert out[0].startswith("big.py (+55 -55, ") and out[1] == "@@ -1,50 +1,50 @@ def big():"
+    folded = [text for text in out if text.startswith("... ") and "hunks not shown (at lines" in text]
+    assert len(folded) == 1 and "201, 301, 401, 501)" in folded[0]
+    for start in range(101, 502, 100):  # every hunk is located: its header, or the folded line
+        assert any(text.startswith(f"@@ -{start},") for text in out) or f" {start}" in folded[0]
+
+
+def test_a_repeated_fork_column_prints_once() -> None:
+    lines = ["| * commit " + "b" * 40, "|/  Author: A <a@b>", "|/  Date:   Mon Aug 3 11:52:44 2026 -0600", "|/",
+             "|/      side", "|/"]
+    _, out = run("git log --graph", lines)
+    assert out == ["| * bbbbbbb 2026-08-03 A: side", "|/"]
