@@ -97,7 +97,8 @@ class Block:
             self._add_error(line)
         elif first == ">":
             self._want_src, self._continued = CONTINUATION, 0
-            self._add_tb("> " + line[1:].strip())
+            if line[1:].strip() not in p.BLOCK_NOISE:
+                self._add_tb("> " + line[1:].strip())
         elif first and not self._native:
             self._add_column0(line)
         elif first:

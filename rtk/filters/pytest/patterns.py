@@ -47,7 +47,8 @@ DEF_RE = re.compile(r"^\s*(?:async\s+)?def (\w+)\(")
 LOCALS_RE = re.compile(r"^[A-Za-z_][\w.]* +=(?: |$)")
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
 # Lines pytest prints in an ERRORS/FAILURES block that say nothing the agent needs.
-BLOCK_NOISE = frozenset({"Traceback:", "Hint: make sure your test modules/packages have valid Python names."})
+BLOCK_NOISE = frozenset({"Traceback:", "Hint: make sure your test modules/packages have valid Python names.",
+                         "use 'pytest --fixtures [testpath]' for help on them."})
 
 # The short test summary: `FAILED id - message`, `ERROR id`, `SKIPPED [2] file:12: reason`.
 SHORT_RE = re.compile(r"^(?:SUB)?(FAILED|ERROR|PASSED|SKIPPED|XFAIL|XPASS)(\(.*?\))? (.*)$")

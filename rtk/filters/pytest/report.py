@@ -5,7 +5,8 @@ parametrized test fails with the same traceback for each of its parameters. The 
 printed whole; a later one whose whole traceback was printed before is one line,
 `FAILED id (same traceback as test_x)`, and one whose error part (from the `>` line before the first
 `E` line down) was printed before is one line naming where the test itself was when it happened,
-`FAILED id (same error as test_x, via tests/test_y.py:12)`. Their captured output still follows.
+`FAILED id (same error as test_x, via tests/test_y.py:12)`; another parameter of the same test is
+named by its parameters alone (`(same traceback as [String])`). Their captured output still follows.
 """
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ import re
 
 from rtk.filters.pytest import patterns as p
 from rtk.filters.pytest.block import Block, own_frame
-from rtk.filters.pytest.ids import IdResolver
+from rtk.filters.pytest.ids import IdResolver, base_name
 
 NATIVE_PLACE_RE = re.compile(r'^File "([^"]+)", line (\d+)')
+FIXTURE_AT_RE = re.compile(r"^file (.+), line (\d+)$")  # a fixture lookup error's first line
 
 
 class Reporter:
@@ -35,7 +37,7 @@ class Reporter:
         title = self.title(block)
         name = title.partition(" of ")[2] or title.partition(" ")[2]
         name = name.rpartition("/")[2] if "::" in name else name  # `test_x.py::TestA::test_b`
-        return self._dedupe(block, lines, title, name)
+        return self._dedupe(block, _unnamed_own_frame(lines, block), title, name)
 
     def _dedupe(self, block: Block, lines: list[str], title: str, name: str) -> list[str]:
         """A failure whose traceback (or its error part) was printed already refers to it."""
@@ -43,8 +45,10 @@ class Reporter:
         whole = hash(tuple(body))
         if len(body) > 1 and (first := self._seen.get(whole)) is not None:
             self.elided = True
-            return [f"{title} (same traceback as {first})", *captured]
+            return [f"{title} (same traceback as {_short_ref(first, name)})", *captured]
         self._seen.setdefault(whole, name)
+        if (fixture := FIXTURE_AT_RE.match(body[0]) if body else None) is not None:
+            return self._same_lookup(body, captured, title, name, f"{fixture.group(1)}:{fixture.group(2)}")
         if tail < 0 or len(body) - tail < 3:
             return [title, *lines]
         key = hash(("tail", *body[tail:]))
@@ -54,7 +58,17 @@ class Reporter:
         self.elided = True  # the frames between the test's own line and the error go
         place = _place(own_frame(body[:tail]))
         via = f", via {place}" if place else ""
-        return [f"{title} (same error as {first}{via})", *captured]
+        return [f"{title} (same error as {_short_ref(first, name)}{via})", *captured]
+
+    def _same_lookup(self, body: list[str], captured: list[str], title: str, name: str, place: str) -> list[str]:
+        """A fixture that could not be found (`file PATH, line N` then `E   fixture 'x' not found`
+        and the fixtures available): the same message for every test asking for it."""
+        key = hash(("lookup", *(text for text in body if text[:2] in ("E ", "> "))))
+        if (first := self._seen.get(key)) is None:
+            self._seen[key] = name
+            return [title, *body, *captured]
+        self.elided = True
+        return [f"{title} (same error as {first}, via {place})", *captured]
 
     def title(self, block: Block) -> str:
         title = block.title
@@ -67,6 +81,27 @@ class Reporter:
         if not sep:
             return title
         return f"{head} of {self.ids.resolve(name, 'E', block.first_file, block.first_func)}"
+
+
+def _unnamed_own_frame(lines: list[str], block: Block) -> list[str]:
+    """--tb=short names the test's own frame after its location (`tests/t.py:9: in test_b`): the
+    title names it already, so the location alone stays."""
+    func = block.first_func
+    for i, text in enumerate(lines[:block.body_len]):
+        if func and text.endswith(f": in {func}") and (m := p.LOCATION_RE.match(text)) is not None:
+            if m.group(3) == f"in {func}" and func == base_name(block.title):
+                return [*lines[:i], f"{m.group(1)}:{m.group(2)}:", *lines[i + 1:]]
+            break
+    return lines
+
+
+def _short_ref(first: str, name: str) -> str:
+    """How a repeat names the failure it repeats: `[String]` for another parameter of the same
+    test function (`test_x[Integer]` repeats `test_x[String]`), else its name as printed."""
+    base, bracket, params = first.partition("[")
+    if bracket and name.startswith(base + "["):
+        return bracket + params
+    return first
 
 
 def _place(frames: list[str]) -> str:
