@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream
 
 from .definition import FilterDef
+from .fastfeed import LineFeed, line_feed
 from .pattern import LINE_CAP
 from .pipeline import RulePipeline
 from .rules import Rules
@@ -20,11 +21,11 @@ from .rules import Rules
 _STDOUT, _STDERR = Stream.STDOUT, Stream.STDERR
 _new = tuple.__new__
 HOLD_LINES = 5000
+HOLD_BYTES = 1 << 20
 
 
 def _line(item: tuple[str, Stream]) -> Line:
     return _new(Line, item)  # what Line(text, stream) builds, without NamedTuple's slower path
-HOLD_BYTES = 1 << 20
 
 
 def without_elision(rules: Rules) -> Rules:
@@ -39,9 +40,12 @@ def without_elision(rules: Rules) -> Rules:
 
 
 class DeclarativeFilter(BaseFilter):
-    def __init__(self, spec: FilterDef, ctx: FilterContext | None = None) -> None:
+    """`reference=True` runs every rule as written (the plain path the fast one must equal)."""
+
+    def __init__(self, spec: FilterDef, ctx: FilterContext | None = None, *, reference: bool = False) -> None:
         super().__init__(ctx)
         self.spec = spec
+        self.reference = reference
         self.primary = spec.rules
         self.failure = spec.failure
         if not self.ctx.recall_enabled:
@@ -50,8 +54,11 @@ class DeclarativeFilter(BaseFilter):
         self.holding = self.primary.holds or self.failure is not None
         self.held: list[str] = []
         self.held_bytes = 0
-        self.active: RulePipeline | None = None if self.holding else RulePipeline(self.primary)
+        self.active: RulePipeline | None = None
+        self._line_feed: LineFeed = self._hold
         self._elided = False
+        if not self.holding:
+            self._start(self.primary)
 
     @property
     def elided(self) -> bool:  # type: ignore[override]
@@ -61,15 +68,28 @@ class DeclarativeFilter(BaseFilter):
     def elided(self, value: bool) -> None:
         self._elided = value
 
+    def _start(self, rules: Rules) -> RulePipeline:
+        """Stream from now on: `feed` becomes the line function itself (one call per line)."""
+        self.active = pipeline = RulePipeline(rules)
+        if self.reference:
+            self._line_feed = self._plain_feed
+        else:
+            self._line_feed = line_feed(pipeline, not self.spec.filter_stderr)
+        self.feed = self._line_feed  # type: ignore[method-assign,assignment]
+        return pipeline
+
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        return self._line_feed(line, stream)
+
+    def _plain_feed(self, line: str, stream: Stream) -> Iterable[Line]:
         if stream is _STDERR and not self.spec.filter_stderr:
             return (_line((line, stream)),)
-        if self.active is not None:
-            kept = self.active.feed(line)  # type: ignore[operator]
-            if not kept:
-                return ()
-            # what a line lets through goes back to its stream; held and closing lines to stdout
-            return (_new(Line, (kept[0], stream)),) if len(kept) == 1 else [_line((t, stream)) for t in kept]
+        assert self.active is not None
+        return [_line((text, stream)) for text in self.active.feed(line)]
+
+    def _hold(self, line: str, stream: Stream) -> Iterable[Line]:
+        if stream is _STDERR and not self.spec.filter_stderr:
+            return (_line((line, stream)),)
         self.held.append(line)
         self.held_bytes += len(line) + 1
         if len(self.held) < HOLD_LINES and self.held_bytes < HOLD_BYTES:
@@ -77,11 +97,12 @@ class DeclarativeFilter(BaseFilter):
         return self._commit(self.failure or self.primary)
 
     def _commit(self, rules: Rules, prepared: list[str] | None = None) -> list[Line]:
-        self.active = pipeline = RulePipeline(rules)
+        pipeline = self._start(rules)
         held, self.held = self.held, []
         if prepared is not None:
             return [Line(text) for line in prepared for text in pipeline.feed_prepared(line)]
-        return [Line(text) for raw in held for text in pipeline.feed(raw)]
+        feed = self._line_feed
+        return [line for raw in held for line in feed(raw, _STDOUT)]
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out: list[Line] = []

@@ -24,7 +24,7 @@ _FLAGS_RE = re.compile(r"\(\?([imsx]+)\)")
 _DISJOINT_PAIRS = (r"\\s", r"\\S"), (r"\\d", r"\\D"), (r"\\w", r"\\W"), (r"\\s", r"\\w"), (r"\[ \\t\]", r"\\S"), (" ", r"\\S")
 _DISJOINT_RUNS = re.compile(r"\((?:\?:)?(?:" + "|".join(f"{a}[+*]{b}|{b}[+*]{a}" for a, b in _DISJOINT_PAIRS)
                             + r")\+\)")
-_FLAG_GROUP_RE = re.compile(r"\(\?[a-zA-Z]")
+_FLAG_GROUP_RE = re.compile(r"\(\?[aiLmsux-]")  # inline flags change what a literal means
 _BOUNDS_RE = re.compile(r"\{(\d*)(,)?(\d*)\}")
 _REPL_RE = re.compile(r"\$(?:\$|\{([^}]*)\}|([0-9A-Za-z_]+))")
 
@@ -127,28 +127,22 @@ def _class_end(pattern: str, i: int) -> int:
 
 
 _ESCAPED_LITERALS = set(".^$*+?{}[]()|\\/-# \"'`~!@%&=:;,<>")
+_NUMBERED_ESCAPE = {"x": 2, "u": 4, "U": 8}  # `\x1b`: the hex digits are part of the escape
 
 
 def required_literal(pattern: str) -> str:
     """The longest text every match of `pattern` contains ("" when none is evident): a line
     without it cannot match, so a costly regex (`\\s{2,}\\|` scanning a line of spaces) is
     skipped with one `in` test. Only top-level literals count; groups, classes, alternations
-    and anything optional end a run."""
+    and anything optional end a run. Sound by construction (tests/filters/declarative check it
+    on strings generated from each built-in pattern): when unsure, a run ends."""
     if _FLAG_GROUP_RE.search(pattern) or "|" in _top_level(pattern):
         return ""
     runs, run, i = [], [], 0
     while i < len(pattern):
-        char = pattern[i]
-        if char == "\\" and i + 1 < len(pattern):
-            literal, width = (pattern[i + 1], 2) if pattern[i + 1] in _ESCAPED_LITERALS else (None, 2)
-        elif char in "([":
-            literal, width = None, (_enclosing_end(pattern, i + 1) + 1 - i if char == "(" else _class_end(pattern, i) - i)
-        elif char in ".^$":
-            literal, width = None, 1
-        else:
-            literal, width = char, 1
+        literal, width = _atom(pattern, i)
         i += width
-        optional = i < len(pattern) and (pattern[i] in "?*" or pattern.startswith("{0", i))
+        optional = i < len(pattern) and (pattern[i] in "?*" or pattern.startswith(("{0", "{,"), i))
         if literal is None or optional or (i < len(pattern) and pattern[i] in "+{"):
             if literal is not None and not optional:
                 run.append(literal)  # `a+` still needs one `a`
@@ -164,13 +158,35 @@ def required_literal(pattern: str) -> str:
     return max(runs, key=lambda text: (len(text), not text.isspace()))
 
 
+def _atom(pattern: str, i: int) -> tuple[str | None, int]:
+    """The literal character the atom at `i` stands for (None: a class, group, anchor or other
+    escape) and the atom's width in the pattern."""
+    char = pattern[i]
+    if char == "\\" and i + 1 < len(pattern):
+        escaped = pattern[i + 1]
+        if escaped in _ESCAPED_LITERALS:
+            return escaped, 2
+        if escaped in _NUMBERED_ESCAPE:
+            return None, 2 + _NUMBERED_ESCAPE[escaped]
+        if escaped == "N" and pattern.startswith("{", i + 2):
+            return None, (pattern.find("}", i) + 1 or len(pattern)) - i
+        width = 2
+        while escaped.isdigit() and i + width < len(pattern) and pattern[i + width].isdigit():
+            width += 1  # octal `\\012` or group `\\12`: every digit belongs to it
+        return None, width
+    if char == "(":
+        return None, _enclosing_end(pattern, i + 1) + 1 - i
+    if char == "[":
+        return None, _class_end(pattern, i) - i
+    return (None, 1) if char in ".^$\\" else (char, 1)
+
+
 def _top_level(pattern: str) -> str:
-    """`pattern` with its groups and classes removed: what is left is its top level."""
+    """`pattern` with its groups, classes and escapes removed: what is left is its top level."""
     out, i = [], 0
     while i < len(pattern):
         char = pattern[i]
         if char == "\\":
-            out.append(pattern[i:i + 2])
             i += 2
         elif char == "(":
             i = _enclosing_end(pattern, i + 1) + 1
@@ -179,7 +195,7 @@ def _top_level(pattern: str) -> str:
         else:
             out.append(char)
             i += 1
-    return "".join(out).replace("\\|", "")
+    return "".join(out)
 
 
 def compile_pattern(pattern: str, what: str) -> re.Pattern[str]:
@@ -194,28 +210,32 @@ def compile_pattern(pattern: str, what: str) -> re.Pattern[str]:
         raise PatternError(f"{what}: regex {pattern!r} does not compile: {exc}") from None
 
 
-def compile_any(patterns: list[str], what: str) -> re.Pattern[str] | None:
-    """One regex matching where any of `patterns` matches (searched, like the Rust RegexSet)."""
+def compile_any(patterns: list[str], what: str) -> AnyOf | None:
+    """One test matching where any of `patterns` matches (searched, like the Rust RegexSet)."""
     if not patterns:
         return None
-    compiled = [compile_pattern(p, what) for p in patterns]
-    if len(compiled) == 1:
-        return compiled[0]
-    try:
-        return re.compile("|".join(f"(?:{c.pattern})" for c in compiled))
-    except re.error:  # inline flags or repeated group names: fall back to trying each
-        return _AnyOf(compiled)  # type: ignore[return-value]
+    return AnyOf([compile_pattern(p, what) for p in patterns])
 
 
-class _AnyOf:
-    """Duck-types the one `re.Pattern` method the engine uses on a line filter."""
+class AnyOf:
+    """A list of patterns as one: `search` is the union regex's (or, when the members cannot
+    share one regex, each member's in turn); `members` are kept for the fast path (fast.py),
+    which tests them in its own groups and order."""
 
-    def __init__(self, patterns: list[re.Pattern[str]]) -> None:
-        self.patterns = patterns
-        self.pattern = " | ".join(p.pattern for p in patterns)
+    def __init__(self, members: list[re.Pattern[str]]) -> None:
+        self.members = tuple(members)
+        self.pattern = " | ".join(p.pattern for p in members)
+        self.search: Callable[[str], re.Match[str] | None] = self._each
+        if len(members) == 1:
+            self.search = members[0].search
+            return
+        try:
+            self.search = re.compile("|".join(f"(?:{c.pattern})" for c in members)).search
+        except re.error:  # inline flags or repeated group names: try each
+            pass
 
-    def search(self, text: str) -> re.Match[str] | None:
-        for pattern in self.patterns:
+    def _each(self, text: str) -> re.Match[str] | None:
+        for pattern in self.members:
             found = pattern.search(text)
             if found:
                 return found
@@ -225,11 +245,12 @@ class _AnyOf:
 Replacement = str | Callable[[re.Match[str]], str]
 
 
-def replacement_template(replacement: str, compiled: re.Pattern[str]) -> Replacement:
-    """A Rust replacement (`$1`, `${name}`, `$$`) for `compiled.sub`: the literal text itself when
-    it names no group, else a function that joins literal parts and groups (about a third faster
-    than a `\\g<1>` template, whose expansion runs in Python on 3.11). A missing group is empty,
-    as in Rust."""
+ReplacementParts = tuple[str | int, ...]  # literal texts and group numbers, in order
+
+
+def replacement_parts(replacement: str, compiled: re.Pattern[str]) -> ReplacementParts:
+    """A Rust replacement (`$1`, `${name}`, `$$`) as literal parts and group numbers; a group the
+    pattern does not have is an empty literal, as in Rust."""
     parts: list[str | int] = []
     last = 0
     for found in _REPL_RE.finditer(replacement):
@@ -237,13 +258,19 @@ def replacement_template(replacement: str, compiled: re.Pattern[str]) -> Replace
         parts.append(_group_ref(found, compiled))
         last = found.end()
     parts.append(replacement[last:])
+    return tuple(parts)
+
+
+def replacement_template(parts: ReplacementParts) -> Replacement:
+    """The replacement for `compiled.sub`: the literal text itself when it names no group, else
+    a function that joins literal parts and groups (about a third faster than a `\\g<1>`
+    template, whose expansion runs in Python on 3.11). A group that did not take part is empty."""
     if all(isinstance(part, str) for part in parts):
         return "".join(parts).replace("\\", "\\\\")  # type: ignore[arg-type]
-    frozen = tuple(parts)
 
     def expand(match: re.Match[str]) -> str:
         group = match.group
-        return "".join([part if part.__class__ is str else (group(part) or "") for part in frozen])  # type: ignore[misc]
+        return "".join([part if part.__class__ is str else (group(part) or "") for part in parts])  # type: ignore[misc]
 
     return expand
 

@@ -8,9 +8,6 @@ line comes last.
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
 from rtk.filters.base import strip_ansi
 
 from .pattern import LINE_CAP
@@ -19,7 +16,10 @@ from .stages import CarryPrefix, Collapse, Grouper, HeadingRepeater, Window, lin
 
 
 class RulePipeline:
-    """Streams lines through one `Rules`; `elided` says whether content (not noise) was left out."""
+    """Streams lines through one `Rules`; `elided` says whether content (not noise) was left out.
+
+    This is the plain path, each rule as written (the reference the fast path, fastfeed.py,
+    must equal); the fast path calls back into `feed_prepared` for the lines it leaves to it."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -36,90 +36,35 @@ class RulePipeline:
         window = (rules.head, rules.tail, rules.max_lines)
         self.window = Window(*window) if window != (None, None, None) else None
         self._chain = (self.carry, self.collapse, self.group, self.headings, self.window)
-        self.plain = all(stage is None for stage in self._chain)
-        starts = [section.start.pattern for section in rules.sections]
-        self.any_start = re.compile("|".join(f"(?:{p})" for p in starts)).search if starts else None
-        self.feed = self._fast_feed()  # type: ignore[method-assign,assignment]
+        self.stages = tuple(stage for stage in self._chain if stage is not None)
+        self.plain = not self.stages
 
     @property
     def elided(self) -> bool:
-        return self.truncated or any(stage is not None and stage.elided
-                                     for stage in self._chain)
+        return self.truncated or any(stage.elided for stage in self.stages)
 
     def prepare(self, text: str) -> str:
         """strip_ansi and replace: what match_output and the counters see."""
         rules = self.rules
         if rules.strip_ansi and "\x1b" in text:
             text = strip_ansi(text)
-        return self._replace(text)
-
-    def _replace(self, text: str) -> str:
-        for pattern, template, prefix, literal in self.rules.replace:
-            if prefix and not text.startswith(prefix) or literal and literal not in text:
-                continue
+        for pattern, template, _ in rules.replace:
             if len(text) > LINE_CAP:
-                text = pattern.sub(template, text[:LINE_CAP]) + text[LINE_CAP:]
+                text = pattern.sub(template, text[:LINE_CAP]) + text[LINE_CAP:]  # type: ignore[arg-type]
             else:
-                text = pattern.sub(template, text)
+                text = pattern.sub(template, text)  # type: ignore[arg-type]
         return text
 
-    def feed(self, text: str) -> list[str] | tuple[str, ...]:
-        """Feed one raw line (as the child printed it); replaced per instance by `_fast_feed`."""
+    def feed(self, text: str) -> list[str]:
+        """Feed one raw line (as the child printed it)."""
         return self.feed_prepared(self.prepare(text))
-
-    def _fast_feed(self) -> Callable[[str], list[str] | tuple[str, ...]]:
-        """`feed` as one closure: the per-line cost is what bounds the engine's throughput, so
-        the common stages are inlined here. Counters are counted inline; a line that opens a
-        section (or any line while one is open) takes the general path, `feed_prepared`."""
-        rules = self.rules
-        ansi, replace = rules.strip_ansi, rules.replace
-        counters = [(name, c.pattern.search) for name, c in rules.counters.items() if c.sum_group is None]
-        slow_counters = len(counters) != len(rules.counters)
-        counts = self.counts
-        any_start = self.any_start
-        general = self.feed_prepared
-        strip = rules.strip.search if rules.strip is not None else None
-        keep = rules.keep_only.search if rules.keep_only is not None else None
-        limit = rules.truncate_at
-        stages = self._stages
-        if self.carry is None and self.collapse is None and self.group is None and self.headings is None \
-                and self.window is not None and limit is None:
-            stages = self.window.feed  # type: ignore[assignment]
-        plain = self.plain and limit is None
-        prepare = self._replace
-
-        def feed(text: str) -> list[str] | tuple[str, ...]:
-            if ansi and "\x1b" in text:
-                text = strip_ansi(text)
-            if replace:
-                text = prepare(text)
-            probe = text if len(text) <= LINE_CAP else text[:LINE_CAP]
-            if slow_counters or self.section is not None or any_start is not None and any_start(probe):
-                return general(text)
-            for name, search in counters:
-                if search(probe) is not None:
-                    counts[name] += 1
-            if strip is not None and strip(probe) is not None:
-                return ()
-            if keep is not None and keep(probe) is None:
-                return ()
-            if plain:
-                if not self.printed and text.strip():
-                    self.printed = True
-                return (text,)
-            out = stages(text)
-            if out and not self.printed:
-                self.printed = any(line.strip() for line in out)
-            return out
-
-        return feed
 
     def feed_prepared(self, text: str) -> list[str]:
         probe = text if len(text) <= LINE_CAP else text[:LINE_CAP]
         if self.counts:
             self._count(probe)
         if self.rules.sections:
-            closing = [kept for marker in self._sections(probe) for kept in self._stages(marker)]
+            closing = [kept for marker in self._sections(probe) for kept in self.stage_chain(marker)]
             if self.section is not None:
                 return closing + self._in_section(text, probe)
             if closing:
@@ -132,9 +77,9 @@ class RulePipeline:
             return []
         if rules.keep_only is not None and rules.keep_only.search(probe) is None:
             return []
-        return self._stages(text)
+        return self.stage_chain(text)
 
-    def _stages(self, text: str) -> list[str]:
+    def stage_chain(self, text: str) -> list[str]:
         limit = self.rules.truncate_at
         if limit is not None and len(text) > limit:
             text = text[:max(limit - 3, 0)] + "..."  # the Rust rtk's cut: N characters, "..." included
@@ -143,11 +88,12 @@ class RulePipeline:
             self.printed = self.printed or bool(text.strip())
             return [text]
         out = [text]
-        for stage in self._chain:
-            if stage is not None:
-                out = [kept for line in out for kept in stage.feed(line)]
+        for stage in self.stages:
+            out = stage.feed(out[0]) if len(out) == 1 else [kept for line in out for kept in stage.feed(line)]  # type: ignore[assignment]
+            if not out:
+                return []
         self.printed = self.printed or any(line.strip() for line in out)
-        return out
+        return list(out)
 
     def _count(self, probe: str) -> None:
         for name, counter in self.rules.counters.items():
@@ -194,13 +140,11 @@ class RulePipeline:
             self.section_hidden += 1
             return []
         self.section_kept += 1
-        return self._stages(text)
+        return self.stage_chain(text)
 
     def finish(self) -> list[str]:
         out = self._close() if self.section is not None else []
-        for stage in self._chain:
-            if stage is None:
-                continue
+        for stage in self.stages:
             out = [kept for line in out for kept in stage.feed(line)] + stage.finish()
         self.printed = self.printed or any(line.strip() for line in out)
         if not self.printed and self.rules.on_empty is not None:

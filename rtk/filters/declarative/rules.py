@@ -10,14 +10,15 @@ import string
 from dataclasses import dataclass, field
 from typing import Any
 
-from .matchers import branch_prefixes, top_level_branches
 from .pattern import (
+    AnyOf,
     PatternError,
     Replacement,
+    ReplacementParts,
     compile_any,
     compile_pattern,
+    replacement_parts,
     replacement_template,
-    required_literal,
 )
 from .schema import (
     RULE_FIELDS,
@@ -29,6 +30,7 @@ from .schema import (
     check_tables,
 )
 
+ReplaceRule = tuple[re.Pattern[str], Replacement, ReplacementParts]  # pattern, for `sub`, as parts
 MAX_HELD = 10_000  # the most lines one window, run or group may hold back, whatever the file says
 
 
@@ -46,8 +48,8 @@ class Section:
     end: re.Pattern[str] | None
     keep: bool
     max_lines: int | None
-    strip: re.Pattern[str] | None
-    keep_only: re.Pattern[str] | None
+    strip: AnyOf | None
+    keep_only: AnyOf | None
 
 
 @dataclass(frozen=True)
@@ -79,11 +81,10 @@ class Counter:
 @dataclass(frozen=True)
 class Rules:
     strip_ansi: bool = False
-    # (pattern, replacement, text a matching line starts with, text it contains; "" if unknown)
-    replace: tuple[tuple[re.Pattern[str], Replacement, str, str], ...] = ()
+    replace: tuple[ReplaceRule, ...] = ()
     match_output: tuple[OutputRule, ...] = ()
-    strip: re.Pattern[str] | None = None
-    keep_only: re.Pattern[str] | None = None
+    strip: AnyOf | None = None
+    keep_only: AnyOf | None = None
     truncate_at: int | None = None
     head: int | None = None
     tail: int | None = None
@@ -151,39 +152,13 @@ def _positive(value: object, where: str) -> int | None:
     return value  # type: ignore[return-value]
 
 
-def _replace(rules: list[object], where: str) -> tuple[tuple[re.Pattern[str], Replacement, str, str], ...]:
+def _replace(rules: list[object], where: str) -> tuple[ReplaceRule, ...]:
     compiled = []
     for i, rule in enumerate(check_tables(rules, "replace", f"{where}.replace")):
-        text = str(rule["pattern"])
-        pattern = compile_pattern(text, f"{where}.replace[{i}].pattern")
-        if text in _TRAILING and rule["replacement"] == "":
-            pattern = _Rstrip(text, _TRAILING[text])  # type: ignore[assignment]
-        compiled.append((pattern, replacement_template(str(rule["replacement"]), pattern), anchored_prefix(text),
-                         required_literal(text)))
+        pattern = compile_pattern(str(rule["pattern"]), f"{where}.replace[{i}].pattern")
+        parts = replacement_parts(str(rule["replacement"]), pattern)
+        compiled.append((pattern, replacement_template(parts), parts))
     return tuple(compiled)
-
-
-_TRAILING = {r"\s+$": None, r"\s*$": None, r" +$": " ", r" *$": " ", r"[ \t]+$": " \t", r"[ \t]*$": " \t"}
-
-
-class _Rstrip:
-    """`\\s+$` -> "" (trailing whitespace, the commonest replace rule) as `str.rstrip`: the same
-    result without a regex scanning every run of spaces in the line."""
-
-    def __init__(self, pattern: str, chars: str | None) -> None:
-        self.pattern, self.chars = pattern, chars
-
-    def sub(self, replacement: object, text: str) -> str:
-        return text.rstrip(self.chars)
-
-
-def anchored_prefix(pattern: str) -> str:
-    """The literal text a `^`-anchored single-branch pattern's match starts with ("" if none):
-    a line that does not start with it cannot match, so the regex is skipped for it."""
-    if not pattern.startswith("^") or len(top_level_branches(pattern)) != 1:
-        return ""
-    found = branch_prefixes(pattern[1:]) if not pattern.startswith("^(?") else None
-    return next(iter(found)) if found and len(found) == 1 else ""
 
 
 def _match_output(rules: list[object], where: str) -> tuple[OutputRule, ...]:

