@@ -20,6 +20,7 @@ from rtk.filters.cargo import lines as L
 from rtk.filters.cargo.diagnostic import MAX_BLOCK_LINES, Diagnostic, Grouper
 from rtk.filters.cargo.doctests import DocTestErrors
 from rtk.filters.cargo.panics import PanicBlocks
+from rtk.filters.cargo.short import ShortLines
 from rtk.filters.cargo.testrun import BLOCK_NOISE, RESULT_RE, Backtrace, Tally, compact_panic
 
 MAIN, BLOCK, FAILURES, LIST, PROGRAM = "main", "block", "failures", "list", "program"
@@ -34,6 +35,7 @@ class CargoFilter(BaseFilter):
         self.grouper = Grouper(fold_first=self.sub == "test")
         self.panics = PanicBlocks()
         self.doc_errors = DocTestErrors()
+        self.short = ShortLines()
         self.generated: list[Line] = []
         self.hold = self.sub == "test"
         self.diag: Diagnostic | None = None
@@ -159,6 +161,11 @@ class CargoFilter(BaseFilter):
             return [*self._flush(stream), Line(text, stream)]
         if text.startswith(L.CARGO_NOISE) or self.doc_errors.hold_line(text):
             return []
+        short = self.short.feed(text)  # `--message-format short`
+        if short is not None:
+            self.failure_seen |= self.short.errors > 0
+            self.elided |= self.short.folded
+            return [Line(line, stream) for line in short]
         diag = Diagnostic.start(text)
         if diag is None:
             return [Line(L.PANIC_THREAD_ID_RE.sub(r"\1 panicked at ", text), stream)]
@@ -194,7 +201,8 @@ class CargoFilter(BaseFilter):
         if self.hold and not self.failure_seen:
             return []
         generated, self.generated = self.generated, []
-        return [*(Line(text, stream) for text in self.grouper.flush()), *generated]
+        folded = [*self.grouper.flush(), *self.short.flush()]
+        return [*(Line(text, stream) for text in folded), *generated]
 
     def _open_block(self, text: str, stream: Stream) -> list[Line]:
         match = L.BLOCK_HEADER_RE.match(text)
@@ -276,7 +284,7 @@ class CargoFilter(BaseFilter):
         out.extend(self._close_block(self._end_backtrace(self.test_stream), self.test_stream, notes=True))
         out.extend(self._end_list(self.test_stream))
         if self.hold and not self.failure_seen and exit_code == 0:
-            out.extend(Line(text, self.build_stream) for text in self.grouper.per_lint())
+            out.extend(Line(text, self.build_stream) for text in [*self.grouper.per_lint(), *self.short.flush()])
             self.elided |= bool(self.generated)
         else:
             self.hold = False
@@ -284,20 +292,22 @@ class CargoFilter(BaseFilter):
         if self.mode == PROGRAM:
             self.failure_seen |= exit_code != 0
         elif self.tally.results:
-            out.append(Line(self.tally.summary(self.warnings), self.test_stream))
+            out.append(Line(self.tally.summary(self.warnings + self.short.warnings), self.test_stream))
         elif exit_code == 0 and self.sub != "nextest":
             out.append(Line(self._build_summary(), self.build_stream))
         return out
 
     def _build_summary(self) -> str:
+        warnings = self.warnings + self.short.warnings
         parts = [f"{self.crates} crate" + ("" if self.crates == 1 else "s"),
-                 f"{self.warnings} warning" + ("" if self.warnings == 1 else "s")]
+                 f"{warnings} warning" + ("" if warnings == 1 else "s")]
         if self.elapsed:
             parts.append(self.elapsed)
         return f"cargo {self.sub or 'build'}: ok ({', '.join(parts)})"
 
     def progress(self) -> Mapping[str, int]:
-        return {"crates": self.crates, "warnings": self.warnings, "errors": self.errors,
+        return {"crates": self.crates, "warnings": self.warnings + self.short.warnings,
+                "errors": self.errors + self.short.errors,
                 "passed": self.tally.passed, "failed": self.tally.failed}
 
 
