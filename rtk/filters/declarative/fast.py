@@ -44,24 +44,41 @@ def gate(pattern: str) -> str:
     return required_literal(pattern)
 
 
-def one_test(pattern: re.Pattern[str]) -> Test:
-    """`pattern.search`, skipped on lines without its required literal."""
-    literal, search = gate(pattern.pattern), pattern.search
+class Names:
+    """The namespace of a generated function: each value gets a fresh name, the source refers to
+    values only by those names (no pattern or literal text is ever part of the code)."""
+
+    def __init__(self, **fixed: object) -> None:
+        self.values: dict[str, object] = dict(fixed)
+
+    def add(self, value: object, hint: str = "v") -> str:
+        name = f"{hint}{len(self.values)}"
+        self.values[name] = value
+        return name
+
+    def function(self, source: str, name: str) -> Callable[..., object]:
+        exec(compile(source, f"<rtk declarative {name}>", "exec"), self.values)  # noqa: S102 - names only, see above
+        return self.values[name]  # type: ignore[return-value]
+
+
+def one_test_expr(pattern: re.Pattern[str], var: str, names: Names) -> str:
+    """`pattern.search(var)` as an expression, behind its required literal when it has one."""
+    literal, search = gate(pattern.pattern), names.add(pattern.search, "search")
     if not literal:
-        return search
-    return lambda probe: literal in probe and search(probe)
+        return f"{search}({var})"
+    return f"({names.add(literal, 'literal')} in {var} and {search}({var}))"
 
 
-def any_test(patterns: AnyOf) -> Test:
-    """True (a match) exactly where `patterns.search` finds one. The anchored members share one
-    union regex (each fails at the line's start, inside one C call); an unanchored member in a
-    union would be tried at every position with every branch, so each is searched alone behind
-    its literal, and those without one share a second union."""
+def any_test_expr(patterns: AnyOf, var: str, names: Names) -> str:
+    """An expression true (a match) exactly where `patterns.search(var)` finds one. The anchored
+    members share one union regex (each fails at the line's start, inside one C call); an
+    unanchored member in a union would be tried at every position with every branch, so each is
+    searched alone behind its literal, and those without one share a second union."""
     members = patterns.members
     if len(members) == 1:
-        return one_test(members[0])
+        return one_test_expr(members[0], var, names)
     if any(_GROUP_REFERENCE.search(m.pattern) for m in members):
-        return patterns.search
+        return f"{names.add(patterns.search, 'search')}({var})"
     cheap: list[re.Pattern[str]] = []
     gated: dict[str, list[re.Pattern[str]]] = {}
     rest: list[re.Pattern[str]] = []
@@ -71,26 +88,18 @@ def any_test(patterns: AnyOf) -> Test:
             gated.setdefault(literal, []).append(member)
         else:
             (cheap if anchored(member.pattern) else rest).append(member)
-    first = AnyOf(cheap).search if cheap else None
-    last = AnyOf(rest).search if rest else None
-    checks = tuple((literal, AnyOf(group).search) for literal, group in gated.items())
-    return _either(first, checks, last)
+    terms = [f"{names.add(AnyOf(cheap).search, 'search')}({var})"] if cheap else []
+    terms += [f"({names.add(literal, 'literal')} in {var} and {names.add(AnyOf(group).search, 'search')}({var}))"
+              for literal, group in gated.items()]
+    if rest:
+        terms.append(f"{names.add(AnyOf(rest).search, 'search')}({var})")
+    return "(" + " or ".join(terms) + ")"
 
 
-def _either(first: Test | None, checks: tuple[tuple[str, Test], ...], last: Test | None) -> Test:
-    """`first(p) or (l0 in p and c0(p)) or ... or last(p)` as one function, so a line costs
-    one call however many groups there are. Its source is built from generated names only
-    (the literals and regexes are values in its namespace, never text in the code)."""
-    if not checks and (first is None or last is None):
-        return first or last  # type: ignore[return-value]
-    namespace: dict[str, object] = {"first": first, "last": last}
-    terms = ["first(p)"] if first is not None else []
-    for i, (literal, search) in enumerate(checks):
-        namespace[f"l{i}"], namespace[f"c{i}"] = literal, search
-        terms.append(f"(l{i} in p and c{i}(p))")
-    if last is not None:
-        terms.append("last(p)")
-    return eval("lambda p: " + " or ".join(terms), namespace)  # type: ignore[no-any-return]
+def any_test(patterns: AnyOf) -> Test:
+    """`any_test_expr` as a function of one line."""
+    names = Names()
+    return names.function(f"def test(p):\n    return {any_test_expr(patterns, 'p', names)}\n", "test")
 
 
 # -- replace ---------------------------------------------------------------------------------
@@ -99,18 +108,52 @@ def _either(first: Test | None, checks: tuple[tuple[str, Test], ...], last: Test
 _TRAILING = {r"\s+$": None, r"\s*$": None, r" +$": " ", r" *$": " ", r"[ \t]+$": " \t", r"[ \t]*$": " \t"}
 
 
-def replacer(rule: ReplaceRule) -> tuple[str, str, Apply]:
-    """(text a line must start with, text it must contain, the rewrite) for one replace rule;
-    the rewrite equals `pattern.sub(template, line[:LINE_CAP]) + line[LINE_CAP:]`."""
+def replace_code(rule: ReplaceRule, names: Names) -> list[str]:
+    """Statements that rewrite `text` as `pattern.sub(template, text[:CAP]) + text[CAP:]` does.
+
+    Behind the rule's literal and anchored prefix. Trailing whitespace -> "" is `str.rstrip`;
+    an anchored pattern matches at most once, at 0, so it is one `search` and the expanded match
+    in front of the line's rest (an empty match at 0 lets `sub` try again there: that case, and
+    lines past the window, take `sub` itself)."""
     pattern, template, parts = rule
     text = pattern.pattern
-    literal = required_literal(text)
-    prefix = anchored_prefix(text)
+    general = names.add(_sub(pattern, template), "general")
+    conditions = []
+    if required_literal(text):
+        conditions.append(f"{names.add(required_literal(text), 'literal')} in text")
+    if anchored_prefix(text):
+        conditions.append(f"text.startswith({names.add(anchored_prefix(text), 'prefix')})")
     if template == "" and text in _TRAILING:
-        return prefix, literal, _rstrip(pattern, _TRAILING[text])
-    if anchored(text):
-        return prefix, literal, _anchored_sub(pattern, template, parts)
-    return prefix, literal, _sub(pattern, template)
+        chars = names.add(_TRAILING[text], "chars")
+        body = [f"text = text.rstrip({chars}) if len(text) <= CAP and text[-1:] != NEWLINE else {general}(text)"]
+    elif anchored(text):
+        body = [f"found = {names.add(pattern.search, 'search')}(text if len(text) <= CAP else text[:CAP])",
+                "if found is not None:",
+                f"    text = {_expansion(parts, names)} + text[found.end():] if found.end() else {general}(text)"]
+    else:
+        body = [f"text = {general}(text)"]
+    if not conditions:
+        return body
+    return [f"if {' and '.join(conditions)}:"] + ["    " + line for line in body]
+
+
+def _expansion(parts: ReplacementParts, names: Names) -> str:
+    """The expression for the replacement of `found`: `%`-formatting of the groups it names."""
+    numbers = [part for part in parts if part.__class__ is int]
+    if not numbers:
+        return names.add("".join(parts), "replacement")  # type: ignore[arg-type]
+    if 0 in numbers:
+        return f"{names.add(_joiner(parts), 'expand')}(found)"
+    layout = names.add("".join("%s" if part.__class__ is int else part.replace("%", "%%")  # type: ignore[union-attr]
+                               for part in parts), "layout")
+    if len(numbers) == 1:
+        return f'{layout} % (found.group({numbers[0]}) or "",)'
+    return f'{layout} % {names.add(itemgetter(*[n - 1 for n in numbers]), "pick")}(found.groups(""))'  # type: ignore[operator]
+
+
+def _joiner(parts: ReplacementParts) -> Callable[[re.Match[str]], str]:
+    return lambda match: "".join([part if part.__class__ is str else (match.group(part) or "")  # type: ignore[misc]
+                                  for part in parts])
 
 
 def anchored_prefix(pattern: str) -> str:
@@ -130,47 +173,3 @@ def _sub(pattern: re.Pattern[str], template: Replacement) -> Apply:
         return sub(template, text)
 
     return apply
-
-
-def _rstrip(pattern: re.Pattern[str], chars: str | None) -> Apply:
-    general = _sub(pattern, "")
-
-    def apply(text: str) -> str:
-        if len(text) > LINE_CAP or text.endswith("\n"):  # `$` also matches before a final newline
-            return general(text)
-        return text.rstrip(chars)
-
-    return apply
-
-
-def _anchored_sub(pattern: re.Pattern[str], template: Replacement, parts: ReplacementParts) -> Apply:
-    """An anchored pattern matches at most once, at 0: the match, expanded, then the line's rest.
-    (An empty match at 0 lets `sub` try again there, so that case takes `sub` itself.)"""
-    general, search, expand = _sub(pattern, template), pattern.search, _expander(parts)
-
-    def apply(text: str) -> str:
-        found = search(text if len(text) <= LINE_CAP else text[:LINE_CAP])
-        if found is None:
-            return text
-        end = found.end()
-        if end == 0:
-            return general(text)
-        return expand(found) + text[end:]
-
-    return apply
-
-
-def _expander(parts: ReplacementParts) -> Callable[[re.Match[str]], str]:
-    """The replacement for one match: `%`-formatting of the groups it names, in C."""
-    numbers = [part for part in parts if part.__class__ is int]
-    if 0 in numbers or not numbers:
-        literal = "".join(part for part in parts if part.__class__ is str)  # type: ignore[misc]
-        if not numbers:
-            return lambda match: literal
-        return lambda match: "".join([part if part.__class__ is str else (match.group(part) or "")  # type: ignore[misc]
-                                      for part in parts])
-    layout = "".join("%s" if part.__class__ is int else part.replace("%", "%%") for part in parts)  # type: ignore[union-attr]
-    pick = itemgetter(*[number - 1 for number in numbers])  # type: ignore[operator]
-    if len(numbers) == 1:
-        return lambda match: layout % (pick(match.groups("")),)
-    return lambda match: layout % pick(match.groups(""))

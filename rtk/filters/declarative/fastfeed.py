@@ -1,10 +1,12 @@
-"""The per-line function of a streaming declarative filter: `feed(line, stream)` in one closure.
+"""The per-line function of a streaming declarative filter: `feed(line, stream)`, generated.
 
-The runner calls it once per line, so its body is the engine's throughput: one call per line
-(the filter's `feed` is this closure itself), the rule work chosen once (fast.py: gated tests,
-one-match replaces), the stages that exist and no others. Lines that open a section, or come
-while one is open, and counters that sum a group go to the plain path (`feed_prepared`), which
-is also what every shortcut here must equal (tests/filters/declarative/test_fast_path.py).
+The runner calls it once per line, so its body is the engine's throughput. It is written out
+for the filter's rules when the filter starts (fast.py: gated tests, one-match replaces), so a
+line costs one Python call and only the checks its rules have: no loop over absent stages, no
+per-rule tuple unpacking, no flag tests. Lines that open a section, or come while one is open,
+and filters with a counter that sums a group take the plain path (`RulePipeline.feed_prepared`),
+which is also what every shortcut here must equal (tests/filters/declarative/test_fast_path.py).
+The source holds generated names only; every pattern and literal is a value in its namespace.
 """
 from __future__ import annotations
 
@@ -12,67 +14,59 @@ from collections.abc import Callable, Iterable
 
 from rtk.filters.base import Line, Stream, strip_ansi
 
-from .fast import any_test, gate, replacer
+from .fast import Names, any_test_expr, one_test_expr, replace_code
 from .pattern import LINE_CAP, AnyOf
 from .pipeline import RulePipeline
 
 LineFeed = Callable[[str, Stream], Iterable[Line]]
-_STDERR = Stream.STDERR
-_new = tuple.__new__  # what Line(text, stream) builds, without the extra call
 
 
 def line_feed(pipeline: RulePipeline, pass_stderr: bool) -> LineFeed:
     """`feed(line, stream)` for `pipeline`: stderr lines as they are when `pass_stderr`."""
     rules = pipeline.rules
-    ansi = rules.strip_ansi
-    replacers = tuple(replacer(rule) for rule in rules.replace)
-    counters = tuple((gate(c.pattern.pattern), c.pattern.search, name)
-                     for name, c in rules.counters.items() if c.sum_group is None)
-    everything_general = len(counters) != len(rules.counters)  # a summing counter: the plain path
-    sections = bool(rules.sections)
-    starts = any_test(AnyOf([section.start for section in rules.sections])) if sections else None
-    strip = any_test(rules.strip) if rules.strip is not None else None
-    keep = any_test(rules.keep_only) if rules.keep_only is not None else None
-    stage = _stage_function(pipeline)
-    general, counts = pipeline.feed_prepared, pipeline.counts
-    tracks_printed = rules.on_empty is not None
-
-    def feed(line: str, stream: Stream) -> Iterable[Line]:
-        if stream is _STDERR and pass_stderr:
-            return (_new(Line, (line, stream)),)
-        text = line
-        if ansi and "\x1b" in text:
-            text = strip_ansi(text)
-        for prefix, literal, apply in replacers:
-            if literal in text and text.startswith(prefix):
-                text = apply(text)
-        probe = text if len(text) <= LINE_CAP else text[:LINE_CAP]
-        if everything_general or sections and (pipeline.section is not None or starts(probe)):  # type: ignore[misc]
-            return [_new(Line, (kept, stream)) for kept in general(text)]
-        for literal, search, name in counters:
-            if literal in probe and search(probe) is not None:
-                counts[name] += 1
-        if strip is not None and strip(probe):
-            return ()
-        if keep is not None and not keep(probe):
-            return ()
-        if stage is None:
-            if tracks_printed and not pipeline.printed and text.strip():
-                pipeline.printed = True
-            return (_new(Line, (text, stream)),)
-        out = stage(text)
-        if not out:
-            return ()
-        return (_new(Line, (out[0], stream)),) if len(out) == 1 else [_new(Line, (kept, stream)) for kept in out]
-
-    return feed
+    names = Names(Line=Line, new=tuple.__new__, STDERR=Stream.STDERR, CAP=LINE_CAP, NEWLINE="\n",
+                  strip_ansi=strip_ansi, pipeline=pipeline, general=pipeline.feed_prepared,
+                  counts=pipeline.counts)
+    code = ["def feed(line, stream):"]
+    if pass_stderr:
+        code.append("    if stream is STDERR: return (new(Line, (line, stream)),)")
+    code.append("    text = line")
+    if rules.strip_ansi:
+        code.append('    if "\\x1b" in text: text = strip_ansi(text)')
+    code += ["    " + line for rule in rules.replace for line in replace_code(rule, names)]
+    code.append("    probe = text if len(text) <= CAP else text[:CAP]")
+    code += ["    " + line for line in _line_rules(pipeline, names)]
+    code += ["    " + line for line in _kept(pipeline, names)]
+    return names.function("\n".join(code) + "\n", "feed")  # type: ignore[return-value]
 
 
-def _stage_function(pipeline: RulePipeline) -> Callable[[str], list[str] | tuple[str, ...]] | None:
-    """What a kept line goes through: nothing (None), one stage's own `feed`, or the chain."""
+def _line_rules(pipeline: RulePipeline, names: Names) -> list[str]:
+    rules = pipeline.rules
+    plain = "return [new(Line, (kept, stream)) for kept in general(text)]"
+    if any(counter.sum_group is not None for counter in rules.counters.values()):
+        return [plain]
+    code = []
+    if rules.sections:
+        starts = any_test_expr(AnyOf([section.start for section in rules.sections]), "probe", names)
+        code.append(f"if pipeline.section is not None or {starts}: {plain}")
+    for name, counter in rules.counters.items():
+        code.append(f"if {one_test_expr(counter.pattern, 'probe', names)}: counts[{names.add(name, 'name')}] += 1")
+    if rules.strip is not None:
+        code.append(f"if {any_test_expr(rules.strip, 'probe', names)}: return ()")
+    if rules.keep_only is not None:
+        code.append(f"if not {any_test_expr(rules.keep_only, 'probe', names)}: return ()")
+    return code
+
+
+def _kept(pipeline: RulePipeline, names: Names) -> list[str]:
+    """What a kept line goes through: nothing, one stage's own `feed`, or the whole chain."""
     rules = pipeline.rules
     if pipeline.plain and rules.truncate_at is None:
-        return None
-    if len(pipeline.stages) == 1 and rules.truncate_at is None and rules.on_empty is None:
-        return pipeline.stages[0].feed  # type: ignore[no-any-return]
-    return pipeline.stage_chain  # with the cut and the printed flag
+        printed = ["if not pipeline.printed and text.strip(): pipeline.printed = True"] if rules.on_empty is not None else []
+        return printed + ["return (new(Line, (text, stream)),)"]
+    single = len(pipeline.stages) == 1 and rules.truncate_at is None and rules.on_empty is None
+    stage = names.add(pipeline.stages[0].feed if single else pipeline.stage_chain, "stage")
+    return [f"out = {stage}(text)",
+            "if not out: return ()",
+            "if len(out) == 1: return (new(Line, (out[0], stream)),)",
+            "return [new(Line, (kept, stream)) for kept in out]"]
