@@ -59,7 +59,11 @@ def db_path() -> Path:
 
 
 def recall_dir() -> Path:
-    return data_dir() / "recall"
+    return _path(recall_dir_path())
+
+
+def recall_dir_path() -> str:
+    return os.path.join(data_dir_path(), "recall")
 
 
 def audit_dir() -> Path:

@@ -8,9 +8,7 @@ rotates, and the tail is stored with a marker saying how much of the head was dr
 from __future__ import annotations
 
 import os
-import re
 import time
-from pathlib import Path
 
 from rtk import paths
 
@@ -21,27 +19,35 @@ except ImportError:  # pragma: no cover - a Python built without it
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Protocol, Self
+    from collections.abc import Iterable
+    from typing import IO, Protocol, Self
 
     class Writable(Protocol):
         def write(self, data: bytes, /) -> int: ...
 
+    StrPath = str | os.PathLike[str]
+
 INLINE_GZIP_LIMIT = 4 * 1024 * 1024
 COPY_BLOCK = 1024 * 1024
-ID_RE = re.compile(r"[0-9a-f]{4,64}")
+MEMORY_LIMIT = 256 * 1024  # a run's first bytes stay in memory: most outputs never touch the disk
+HEX_DIGITS = frozenset("0123456789abcdef")
 
 
 class RawSpool:
-    """Write-only spool of a run's raw bytes (stdout and stderr interleaved as they arrived)."""
+    """Write-only spool of a run's raw bytes (stdout and stderr interleaved as they arrived).
 
-    def __init__(self, directory: Path, max_bytes: int, max_entries: int = 200,
+    Paths are strings (os.path), not pathlib: this runs on every filtered command, and pathlib's
+    import costs more than a `git status`."""
+
+    def __init__(self, directory: StrPath, max_bytes: int, max_entries: int = 200,
                  retention_days: int = 14) -> None:
-        self._dir = paths.private_dir(directory)
+        self._dir = paths.private_dir_path(os.fspath(directory))
         self._max = max(max_bytes, 1024)
         self._max_entries, self._retention_days = max_entries, retention_days
         self._hash = blake2b(digest_size=6)
-        self._stem = self._dir / f".spool-{os.getpid()}-{time.monotonic_ns()}"
-        self._file = _open_private(self._stem.with_suffix(".cur"))
+        self._stem = os.path.join(self._dir, f".spool-{os.getpid()}-{time.monotonic_ns()}")
+        self._memory: list[bytes] | None = []  # None once the bytes went to files
+        self._file: IO[bytes] | None = None
         self._size = 0
         self._dropped = 0
         self.total = 0
@@ -49,18 +55,29 @@ class RawSpool:
     def write(self, data: bytes) -> None:
         self._hash.update(data)
         self.total += len(data)
+        if self._memory is not None:
+            if self._size + len(data) <= min(MEMORY_LIMIT, self._max):
+                self._memory.append(data)
+                self._size += len(data)
+                return
+            self._spill()
         if self._size + len(data) > self._max:
             self._rotate()
-        self._file.write(data)
+        self._file.write(data)  # type: ignore[union-attr]
         self._size += len(data)
 
+    def _spill(self) -> None:
+        self._file = _open_private(self._stem + ".cur")
+        self._file.writelines(self._memory or ())
+        self._memory = None
+
     def _rotate(self) -> None:
-        self._file.close()
-        prev = self._stem.with_suffix(".prev")
-        if prev.exists():
-            self._dropped += prev.stat().st_size
-        os.replace(self._stem.with_suffix(".cur"), prev)
-        self._file = _open_private(self._stem.with_suffix(".cur"))
+        self._file.close()  # type: ignore[union-attr]
+        prev = self._stem + ".prev"
+        if os.path.exists(prev):
+            self._dropped += os.stat(prev).st_size
+        os.replace(self._stem + ".cur", prev)
+        self._file = _open_private(self._stem + ".cur")
         self._size = 0
 
     @property
@@ -69,71 +86,87 @@ class RawSpool:
 
     def keep(self, command: str, exit_code: int) -> str:
         """Store the spool as a recall entry, copying in blocks so memory stays flat; returns its id."""
-        self._file.close()
         entry_id = self.recall_id
-        parts = [p for p in (self._stem.with_suffix(".prev"), self._stem.with_suffix(".cur")) if p.exists()]
-        sizes = [p.stat().st_size for p in parts]
-        skip = max(0, sum(sizes) - self._max)
-        kept = sum(sizes) - skip
-        dropped = self._dropped + skip
+        if self._memory is not None:
+            chunks: Iterable[bytes] = self._memory
+            kept, dropped = self._size, 0
+        else:
+            self._file.close()  # type: ignore[union-attr]
+            parts = [p for p in (self._stem + ".prev", self._stem + ".cur") if os.path.exists(p)]
+            sizes = [os.stat(p).st_size for p in parts]
+            skip = max(0, sum(sizes) - self._max)
+            kept, dropped = sum(sizes) - skip, self._dropped + skip
+            chunks = _tail_of(parts, skip)
         marker = (f"[rtk: the first {dropped:,} bytes were dropped; the last {kept:,} are kept]\n".encode()
                   if dropped else b"")
-        _write_entry(self._dir, entry_id, marker, parts, skip, compress=kept <= INLINE_GZIP_LIMIT)
+        _write_entry(self._dir, entry_id, marker, chunks, compress=kept <= INLINE_GZIP_LIMIT)
         meta = {"id": entry_id, "time": time.time(), "command": command, "exit_code": exit_code,
                 "size": self.total}
         import json  # gzip and json load only when an entry is kept (run output), or read
 
-        _atomic_write(self._dir / f"{entry_id}.json", json.dumps(meta).encode())
+        _atomic_write(os.path.join(self._dir, f"{entry_id}.json"), json.dumps(meta).encode())
         self.discard()
         prune(self._max_entries, self._retention_days, self._dir)
         return entry_id
 
     def discard(self) -> None:
+        self._memory = []
+        if self._file is None:
+            return
         if not self._file.closed:
             self._file.close()
         for suffix in (".cur", ".prev"):
-            self._stem.with_suffix(suffix).unlink(missing_ok=True)
+            _unlink(self._stem + suffix)
 
 
-def _open_private(path: Path):  # type: ignore[no-untyped-def]
+def _open_private(path: str) -> IO[bytes]:
     fd = paths.open_private(path, os.O_WRONLY | os.O_TRUNC)
     return os.fdopen(fd, "wb", buffering=256 * 1024)
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _atomic_write(path: str, data: bytes) -> None:
+    tmp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{os.getpid()}.tmp")
     fd = paths.open_private(tmp, os.O_WRONLY | os.O_TRUNC)
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     os.replace(tmp, path)
 
 
-def _write_entry(directory: Path, entry_id: str, marker: bytes, parts: list[Path], skip: int,
+def _write_entry(directory: str, entry_id: str, marker: bytes, chunks: Iterable[bytes],
                  compress: bool) -> None:
     """Small entries are gzipped at once; big ones are stored plain so rtk exits without delay."""
     import gzip
 
-    final = directory / f"{entry_id}{'.gz' if compress else '.raw'}"
-    tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
+    final = os.path.join(directory, f"{entry_id}{'.gz' if compress else '.raw'}")
+    tmp = os.path.join(directory, f".{os.path.basename(final)}.{os.getpid()}.tmp")
     fd = paths.open_private(tmp, os.O_WRONLY | os.O_TRUNC)
     with os.fdopen(fd, "wb") as plain:
         out = gzip.GzipFile(fileobj=plain, mode="wb", compresslevel=6, mtime=0) if compress else plain
         out.write(marker)
-        _copy_tail(parts, skip, out)
+        for chunk in chunks:
+            out.write(chunk)
         if compress:
             out.close()
     os.replace(tmp, final)
-    (directory / f"{entry_id}{'.raw' if compress else '.gz'}").unlink(missing_ok=True)
+    _unlink(os.path.join(directory, f"{entry_id}{'.raw' if compress else '.gz'}"))
 
 
-def _copy_tail(parts: list[Path], skip: int, out: Writable) -> None:
+def _tail_of(parts: list[str], skip: int) -> Iterable[bytes]:
+    """The spool files' bytes after the first `skip`, in blocks."""
     for part in parts:
         with open(part, "rb") as source:
             size = os.fstat(source.fileno()).st_size
             source.seek(min(skip, size))
             skip = max(0, skip - size)
             while block := source.read(COPY_BLOCK):
-                out.write(block)
+                yield block
 
 
 class Entry(tuple):  # type: ignore[type-arg]
@@ -151,15 +184,18 @@ class Entry(tuple):  # type: ignore[type-arg]
     size: int = property(lambda self: self[4])  # type: ignore[assignment]
 
 
-def entries(directory: Path | None = None) -> list[Entry]:
+def entries(directory: StrPath | None = None) -> list[Entry]:
     """Every stored entry, newest first."""
     import json
 
-    directory = directory or paths.recall_dir()
+    where = _directory(directory)
     found = []
-    for meta_path in directory.glob("*.json") if directory.is_dir() else ():
+    for name in _names(where):
+        if not name.endswith(".json") or name.startswith("."):
+            continue
         try:
-            meta = json.loads(meta_path.read_text())
+            with open(os.path.join(where, name), encoding="utf-8") as meta_file:
+                meta = json.load(meta_file)
             found.append(Entry(meta["id"], float(meta["time"]), str(meta["command"]),
                                int(meta["exit_code"]), int(meta["size"])))
         except (OSError, ValueError, KeyError, TypeError):
@@ -167,13 +203,25 @@ def entries(directory: Path | None = None) -> list[Entry]:
     return sorted(found, key=lambda e: e.time, reverse=True)
 
 
+def _directory(directory: StrPath | None) -> str:
+    return paths.recall_dir_path() if directory is None else os.fspath(directory)
+
+
+def _names(directory: str) -> list[str]:
+    try:
+        return os.listdir(directory)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
 class RecallError(Exception):
     """A one-line problem for the user: unknown or ambiguous id."""
 
 
-def resolve(prefix: str, directory: Path | None = None) -> Entry:
+def resolve(prefix: str, directory: StrPath | None = None) -> Entry:
     prefix = prefix.strip().lower()
-    matches = [e for e in entries(directory) if e.id.startswith(prefix)] if ID_RE.fullmatch(prefix) else []
+    is_id = 4 <= len(prefix) <= 64 and HEX_DIGITS.issuperset(prefix)
+    matches = [e for e in entries(directory) if e.id.startswith(prefix)] if is_id else []
     if not matches:
         raise RecallError(f"no recall entry {prefix}")
     if len({e.id for e in matches}) > 1:
@@ -181,27 +229,31 @@ def resolve(prefix: str, directory: Path | None = None) -> Entry:
     return matches[0]
 
 
-def read(entry: Entry, directory: Path | None = None) -> bytes:
-    directory = directory or paths.recall_dir()
-    gz = directory / f"{entry.id}.gz"
-    if gz.exists():
+def read(entry: Entry, directory: StrPath | None = None) -> bytes:
+    where = _directory(directory)
+    gz = os.path.join(where, f"{entry.id}.gz")
+    if os.path.exists(gz):
         import gzip
 
-        return gzip.decompress(gz.read_bytes())
-    return (directory / f"{entry.id}.raw").read_bytes()
+        with open(gz, "rb") as packed:
+            return gzip.decompress(packed.read())
+    with open(os.path.join(where, f"{entry.id}.raw"), "rb") as plain:
+        return plain.read()
 
 
-def prune(max_entries: int, retention_days: int, directory: Path | None = None) -> None:
+def prune(max_entries: int, retention_days: int, directory: StrPath | None = None) -> None:
     """Drop entries past the count limit or the retention period, and stale spools."""
-    directory = directory or paths.recall_dir()
+    where = _directory(directory)
     now = time.time()
-    for index, entry in enumerate(entries(directory)):
+    for index, entry in enumerate(entries(where)):
         if index >= max_entries or now - entry.time > retention_days * 86400:
             for suffix in (".json", ".gz", ".raw"):
-                (directory / f"{entry.id}{suffix}").unlink(missing_ok=True)
-    for spool in directory.glob(".spool-*"):
-        try:
-            if now - spool.stat().st_mtime > 86400:
-                spool.unlink()
-        except OSError:
-            continue
+                _unlink(os.path.join(where, f"{entry.id}{suffix}"))
+    for name in _names(where):
+        if name.startswith(".spool-"):
+            spool = os.path.join(where, name)
+            try:
+                if now - os.stat(spool).st_mtime > 86400:
+                    os.unlink(spool)
+            except OSError:
+                continue

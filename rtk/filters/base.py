@@ -6,20 +6,52 @@ what makes them replayable from fixtures and deterministic for an agent's prompt
 """
 from __future__ import annotations
 
-import enum
-import re
-from collections.abc import Iterable, Mapping
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import enum
+    import re
+    from collections.abc import Iterable, Mapping
     from typing import Any, Protocol, Self
 
+    class Stream(enum.IntEnum):
+        """The child's stream a line came from; the number is the file descriptor it goes back to."""
 
-class Stream(enum.IntEnum):
-    """The child's stream a line came from; the number is the file descriptor it goes back to."""
+        STDOUT = 1
+        STDERR = 2
+else:
+    class Stream(int):
+        """The child's stream a line came from; the number is the file descriptor it goes back to.
 
-    STDOUT = 1
-    STDERR = 2
+        An IntEnum for the type checker; at run time an int with the two members and an enum's
+        name and repr: `enum` (and the `re` that every use of it drags in) costs milliseconds on
+        every run, more than a `git status` takes."""
+
+        __slots__ = ()
+
+        def __new__(cls, value: int) -> Stream:  # noqa: PYI034 - the two members, never a new one
+            try:
+                return _STREAMS[value]
+            except (KeyError, TypeError):
+                raise ValueError(f"{value!r} is not a valid Stream") from None
+
+        @property
+        def name(self) -> str:
+            return "STDOUT" if self == 1 else "STDERR"
+
+        @property
+        def value(self) -> int:
+            return int(self)
+
+        def __repr__(self) -> str:
+            return f"<Stream.{self.name}: {int(self)}>"
+
+        __str__ = int.__repr__  # as IntEnum's: "1"
+
+        def __reduce__(self) -> tuple[type, tuple[int]]:
+            return Stream, (int(self),)
+
+    _STREAMS = {fd: int.__new__(Stream, fd) for fd in (1, 2)}
+    Stream.STDOUT, Stream.STDERR = _STREAMS[1], _STREAMS[2]
 
 
 class Line(tuple):  # type: ignore[type-arg]
@@ -128,12 +160,28 @@ class BaseFilter:
         return {}
 
 
-ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+ANSI_PATTERN = r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]"
+_ansi: list[re.Pattern[str]] = []  # compiled on first use: most outputs an agent gets have no escapes
+
+
+def ansi_re() -> re.Pattern[str]:
+    """The compiled escape-sequence regex (`re` is imported only once an escape shows up)."""
+    if not _ansi:
+        import re
+
+        _ansi.append(re.compile(ANSI_PATTERN))
+    return _ansi[0]
+
+
+def __getattr__(name: str) -> object:  # `from rtk.filters.base import ANSI_RE` still works
+    if name == "ANSI_RE":
+        return ansi_re()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def strip_ansi(text: str) -> str:
     """Remove terminal escape sequences (colours, cursor moves, OSC titles/links)."""
-    return ANSI_RE.sub("", text) if "\x1b" in text else text
+    return ansi_re().sub("", text) if "\x1b" in text else text
 
 
 def elision_marker(count: int, what: str, detail: str = "") -> str:

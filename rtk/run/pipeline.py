@@ -12,27 +12,30 @@ from __future__ import annotations
 
 import errno
 import os
-import re
-import shlex
 import sys
 import time
-from collections import deque
-from collections.abc import Callable, Collection, Iterable, Sequence
+from _collections import deque  # `collections` itself imports a dozen modules
 
 from rtk import config, paths, recall
 from rtk.filters import registry as filters
-from rtk.filters.base import ANSI_RE, Filter, FilterContext, Line, Stream, recall_hint, strip_ansi
+from rtk.filters.base import FilterContext, Line, Stream, ansi_re, recall_hint, strip_ansi
 from rtk.recall import RawSpool
+from rtk.run.estimate import pieces
 from rtk.run.splitter import LineSplitter
+from rtk.shell.quote import join_words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Collection, Iterable, Sequence
+
+    from rtk.filters.base import Filter
 
 HOLD_LINES = 30
 HOLD_SECONDS = 1.0
 TAIL_LINES = 40
-SGR_RE = re.compile(r"\x1b\[[0-9;:]*m")
-# Close to the pre-tokenizer of BPE encodings (cl100k): a word with its leading space, up to
-# three digits (no space: ` 20` is two pieces), a run of punctuation, a run of spaces; each piece
-# is at least one token.
-TOKEN_PIECE_RE = re.compile(r" ?[^\W\d_]+|\d{1,3}| ?[^\w\s]+|\s+")
+SGR_PATTERN = r"\x1b\[[0-9;:]*m"
+_sgr: list[re.Pattern[str]] = []  # compiled when a terminal's output first has an escape
 TOKEN_MARGIN = 3  # estimated tokens the filtered form must save to be printed instead of raw
 TAIL_HEADER_BYTES, TAIL_HEADER_TOKENS = 80, 24  # room for the raw tail's header when it is cut to size
 SAVED_BYTES_PER_TOKEN = 8  # what the filter dropped, counted in tokens at its densest plausible
@@ -103,7 +106,12 @@ def keep_colours(text: str) -> str:
     """For a terminal: keep colour (SGR) sequences, drop cursor moves and titles, reset per line."""
     if "\x1b" not in text:
         return text
-    text = ANSI_RE.sub(lambda m: m[0] if SGR_RE.fullmatch(m[0]) else "", text)
+    if not _sgr:
+        import re
+
+        _sgr.append(re.compile(SGR_PATTERN))
+    sgr = _sgr[0]
+    text = ansi_re().sub(lambda m: m[0] if sgr.fullmatch(m[0]) else "", text)
     return "\n".join(line + "\x1b[0m" if "\x1b[" in line else line for line in text.split("\n"))
 
 
@@ -348,7 +356,7 @@ def _size(lines: list[Line]) -> int:
 
 def estimate_tokens(lines: list[Line]) -> int:
     """A cheap stand-in for a BPE token count (cl100k), for comparing two renderings of one output."""
-    return sum(len(TOKEN_PIECE_RE.findall(text)) + 1 for text, _ in lines)
+    return sum(pieces(text) + 1 for text, _ in lines)
 
 
 def _clearly_smaller(filtered: list[Line], raw: list[Line]) -> bool:
@@ -395,7 +403,7 @@ def build_pipeline(argv: Sequence[str], filter_name: str, cfg: config.Config, wr
     ctx = FilterContext(tuple(argv), cfg.recall_enabled, cfg.limits)
     spool = _open_spool(cfg)
     return OutputPipeline(filters.load(filter_name, ctx), writer, spool, filter_name=filter_name,
-                          command=shlex.join(argv), on_raw=on_raw,  # type: ignore[arg-type]
+                          command=join_words(argv), on_raw=on_raw,  # type: ignore[arg-type]
                           hold_seconds=hold_seconds)
 
 
@@ -403,7 +411,7 @@ def _open_spool(cfg: config.Config) -> recall.RawSpool | None:
     if not cfg.recall_enabled:
         return None
     try:
-        return recall.RawSpool(paths.recall_dir(), int(cfg.get("recall", "max_bytes_per_entry")),
+        return recall.RawSpool(paths.recall_dir_path(), int(cfg.get("recall", "max_bytes_per_entry")),
                                int(cfg.get("recall", "max_entries")), int(cfg.get("recall", "retention_days")))
     except OSError as exc:
         if exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):  # a read-only sandbox: say nothing

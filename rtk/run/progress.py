@@ -16,9 +16,10 @@ Standard library only, and no clock reading outside `StatusLine`: `render()` is 
 from __future__ import annotations
 
 import os
-import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
+
+from rtk.shell.quote import join_words
 
 REDRAW_HZ = 10
 FIRST_DRAW_SECONDS = 0.25  # a command that is done by then never shows a status line
@@ -43,7 +44,7 @@ def render(frame: int, elapsed: float, command: str, counters: Mapping[str, int]
 
 def command_label(argv: Sequence[str]) -> str:
     """`python -m pytest -x`: the program's base name and its arguments, cut to COMMAND_WIDTH."""
-    label = shlex.join([os.path.basename(argv[0]), *argv[1:]]) if argv else ""
+    label = join_words([os.path.basename(argv[0]), *argv[1:]]) if argv else ""
     return label if len(label) <= COMMAND_WIDTH else label[:COMMAND_WIDTH - 3] + "..."
 
 

@@ -98,11 +98,5 @@ def run_command(argv: list[str], filter_name: str | None = None, *, no_tty: bool
     return RunSession(argv, spawned, early, terminal, output, open_fds).run()
 
 
-def command_text(argv: Sequence[str]) -> str:
-    import shlex
-
-    return shlex.join(argv)
-
-
 def child_status(returncode: int) -> int:
     return exit_status(returncode)

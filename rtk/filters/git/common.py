@@ -6,18 +6,20 @@ together with everything after them: an error message is never shortened.
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
-
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 
-ERROR_RE = re.compile(r"(?:fatal|error|usage): |CONFLICT \(|Automatic merge failed| ! \[")
-WARNING_RE = re.compile(r"warning: ")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+# How git starts an error line (str.startswith, not `re`: `git status` must not pay its import).
+ERROR_STARTS = ("fatal: ", "error: ", "usage: ", "CONFLICT (", "Automatic merge failed", " ! [")
+WARNING_START = "warning: "
 NOTHING: tuple[Line, ...] = ()
 
 
 def is_error(text: str) -> bool:
-    return ERROR_RE.match(text) is not None
+    return text.startswith(ERROR_STARTS)
 
 
 def has_flag(args: Sequence[str], flags: Iterable[str]) -> bool:
@@ -58,7 +60,7 @@ class GitFilter(BaseFilter):
             self.failure_seen = True
             self.mode = "raw"
             return [*self.flush(), Line(line, stream)]
-        if WARNING_RE.match(text):
+        if text.startswith(WARNING_START):
             return (Line(line, stream),)
         if self.mode == "probe":
             if not text.strip():

@@ -11,12 +11,14 @@ folder (content elided: recall). Anything not in git's English long format passe
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-
 from rtk.filters.base import FilterContext, Line, Stream
 from rtk.filters.git.caps import CappedList
 from rtk.filters.git.common import NOTHING, GitFilter, out
+from rtk.filters.git.status_lines import branch_part, file_entry, is_hint
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 SECTIONS = {
     "Changes to be committed:": "staged",
@@ -32,32 +34,9 @@ CODES = {
     "deleted by them": "UD", "both added": "AA", "both deleted": "DD",
 }
 PLAIN_CODES = {"untracked": "??", "ignored": "!!"}
-BRANCH_RES = (
-    (re.compile(r"On branch (.+)"), "branch {0}"),
-    (re.compile(r"HEAD detached (at|from) (.+)"), "HEAD detached {0} {1}"),
-    (re.compile(r"Not currently on any branch\."), "HEAD detached"),
-    (re.compile(r"No commits yet"), "no commits yet"),
-    (re.compile(r"Your branch is up to date with '(.+)'\."), "up to date with {0}"),
-    (re.compile(r"Your branch is ahead of '(.+)' by (\d+) commits?\."), "ahead of {0} by {1}"),
-    (re.compile(r"Your branch is behind '(.+)' by (\d+) commits?, and can be fast-forwarded\."),
-     "behind {0} by {1}, can fast-forward"),
-    (re.compile(r"Your branch and '(.+)' have diverged,"), "diverged from {0}"),
-    (re.compile(r"and have (\d+) and (\d+) different commits each, respectively\."),
-     "{0} ahead, {1} behind (have {0} and {1} different commits each)"),
-    (re.compile(r"Your branch is based on '(.+)', but the upstream is gone\."), "upstream {0} is gone"),
-)
-HINT_RE = re.compile(r"\s+\(.*\)$")
-FILE_RE = re.compile(r"\t([a-z ]+):\s+(.*)$")
 FIRST_WORDS = ("On branch ", "HEAD detached ", "Not currently on any branch.")
 STATE_WORDS = ("interactive rebase in progress", "rebase in progress", "You are currently ",
                "You are in the middle of ", "No commits yet", "You have unmerged paths.")
-
-
-def branch_part(text: str) -> str | None:
-    for regex, template in BRANCH_RES:
-        if (m := regex.fullmatch(text)) is not None:
-            return template.format(*m.groups())
-    return None
 
 
 class StatusFilter(GitFilter):
@@ -80,7 +59,7 @@ class StatusFilter(GitFilter):
         text = text.rstrip()
         if self._section and text.startswith("\t"):
             return self._file(text, line, stream)
-        if not text or (HINT_RE.fullmatch(text) and text.startswith("  (")):
+        if not text or is_hint(text):
             return NOTHING
         if not self._branch_shown and (part := branch_part(text)) is not None:
             self._branch.append(part)
@@ -95,8 +74,8 @@ class StatusFilter(GitFilter):
         section = self._section or ""
         if section in PLAIN_CODES:
             code, path = PLAIN_CODES[section], text[1:]
-        elif (m := FILE_RE.match(text)) is not None and m[1] in CODES:
-            code, path = CODES[m[1]], m[2]
+        elif (entry := file_entry(text)) is not None and entry[0] in CODES:
+            code, path = CODES[entry[0]], entry[1]
         else:
             return [Line(line, stream)]
         self.files += 1
