@@ -126,3 +126,54 @@ def test_a_block_of_bare_progress_is_counted_in_one_match() -> None:
     assert counted is not None
     assert (counted.dots, dict(counted.others), counted.path) == (9, {"s": 1, "x": 1, "X": 1}, "")
     assert passing_progress(b"....s.  [ 50%]\n..F\n") is None
+
+
+# -- repeated failures --------------------------------------------------------------------------
+
+def blocks(*named: tuple[str, list[str]]) -> list[str]:
+    return [f"{SEP} FAILURES {SEP}", *(line for name, body in named for line in (f"____ {name} ____", *body)),
+            f"{SEP} {len(named)} failed in 0.10s {SEP}"]
+
+
+def test_a_repeat_with_the_same_output_is_one_line_and_names_the_first_by_what_differs() -> None:
+    body = ["> assert parse('a b') == ['ab']", "E   AssertionError: Lists differ", "tests/t.py:9: AssertionError",
+            "----- Captured stdout call -----", "['a b']"]
+    printed, _ = run(blocks(("Test02.test_parse", body), ("Test04.test_parse", body)))
+    assert printed[4] == "Captured stdout call:"
+    assert printed[6] == "FAILED Test04.test_parse (same traceback and output as Test02.test_parse)"
+
+
+def test_another_parameter_of_the_same_test_is_named_by_its_brackets() -> None:
+    body = ["> assert f(x)", "E   assert False", "tests/t.py:3: AssertionError"]
+    printed, _ = run(blocks(("test_f[String]", body), ("test_f[Integer]", body)))
+    assert printed[-2] == "FAILED test_f[Integer] (same traceback as [String])"
+
+
+def test_a_missing_fixture_is_shown_once_then_named_with_each_tests_place() -> None:
+    def lookup(line: int) -> list[str]:
+        return [f"file /p/tests/test_b.py, line {line}", "  def test_x(benchmark):", "E       fixture 'benchmark' not found",
+                ">       available fixtures: capsys, tmp_path", ">       use 'pytest --fixtures [testpath]' for help on them.",
+                "", f"/p/tests/test_b.py:{line}"]
+    printed, _ = run([f"{SEP} ERRORS {SEP}", "____ ERROR at setup of test_a ____", *lookup(4),
+                      "____ ERROR at setup of test_c ____", *lookup(8), f"{SEP} 2 errors in 0.10s {SEP}"])
+    assert printed[:6] == ["ERROR at setup of test_a", "file /p/tests/test_b.py, line 4",
+                           "E       fixture 'benchmark' not found", "> available fixtures: capsys, tmp_path",
+                           "/p/tests/test_b.py:4", "ERROR at setup of test_c (same error as test_a, via /p/tests/test_b.py:8)"]
+
+
+def test_after_ten_failures_captured_output_keeps_its_last_five_lines() -> None:
+    named = [(f"test_{i}", [f"> check({i})", f"E   ValueError: {i}", f"tests/t.py:{i + 1}: ValueError",
+                            "----- Captured stdout call -----", *(f"line {i}.{j}" for j in range(8))]) for i in range(11)]
+    printed, filt = run(blocks(*named))
+    assert printed[printed.index("FAILED test_9") + 4:][:9] == ["Captured stdout call:", *(f"line 9.{j}" for j in range(8))]
+    late = printed[printed.index("FAILED test_10") + 4:]
+    assert late[:7] == ["Captured stdout call:", "... 3 more lines (earlier Captured stdout call output)",
+                        *(f"line 10.{j}" for j in range(3, 8))]
+    assert filt.elided
+
+
+def test_tb_short_drops_the_test_name_after_its_own_location() -> None:
+    body = ["tests/test_a.py:9: in test_parse", "    assert parse('x') == 1", "E   assert 2 == 1"]
+    printed, _ = run(blocks(("test_parse", body)))
+    assert printed[:4] == ["FAILED tests/test_a.py::test_parse", "tests/test_a.py:9:", "> assert parse('x') == 1",
+                           "E   assert 2 == 1"]

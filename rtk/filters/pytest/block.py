@@ -12,7 +12,7 @@ traceback lines per run of frames (head + tail); each cut leaves a marker where 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rtk.filters.base import elision_marker
 from rtk.filters.pytest import ediff
@@ -30,12 +30,19 @@ class Caps:
     tb_tail: int = 8
     continuation: int = 0  # lines of a multi-line failing statement kept after its `>` line
 
+    def later(self) -> Caps:
+        """The caps of a failure past the first few of a run: half the E lines, a quarter of the
+        captured output (its last lines), so that a run with a hundred failures stays readable."""
+        return replace(self, e_lines=None if self.e_lines is None else max(self.e_lines // 2, 1),
+                       captured=None if self.captured is None else max(self.captured // 4, 1))
+
 
 class _Capture:
     def __init__(self, name: str, cap: int | None) -> None:
         self.name = name
         self.lines: deque[str] = deque(maxlen=cap)
         self.total = 0
+        self.digest = 0  # of every line, kept or not: tells two captures apart whatever the cap
 
     def render(self) -> list[str]:
         out = [f"{self.name}:"]
@@ -246,6 +253,11 @@ class Block:
         capture = self._captures[-1]
         capture.total += 1
         capture.lines.append(line.rstrip())
+        capture.digest = hash((capture.digest, capture.lines[-1]))
+
+    def captured_key(self) -> int:
+        """Equal for two blocks whose captured output is the same, each line of it."""
+        return hash(tuple((c.name, c.total, c.digest) for c in self._captures))
 
     def error_tail(self) -> int:
         """Where the part shared by failures with the same cause starts: the `>` line before the

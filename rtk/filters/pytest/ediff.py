@@ -89,6 +89,7 @@ def _unittest_window(lines: list[str]) -> tuple[list[str], bool]:
         return lines, False
     elements = {_element_key(lines[start + k][1:]) for k in (1, 2)}
     out, kept, repeated, beyond, last = lines[:start + 3], 0, 0, 0, ""
+    at = len(out)  # where the count goes: after the last changed line kept
     for line in lines[start + 3:]:
         if not _is_changed(line):
             if not (beyond and line.endswith(" unchanged lines") and _is_e(line)):
@@ -98,11 +99,11 @@ def _unittest_window(lines: list[str]) -> tuple[list[str], bool]:
         elif kept < WINDOW:
             kept += 1
             out.append(line)
+            at = len(out)
         else:
             beyond += 1
             last = line
     if beyond:
-        at = max(i for i, line in enumerate(out) if _is_e(line)) + 1
         out.insert(at, last if beyond == 1 else f"{_e_prefix(lines[start])}{elision_marker(beyond, 'diff lines')}")
     return (out, True) if repeated or beyond > 1 else (lines, False)
 

@@ -9,9 +9,12 @@ errors verbatim; sections we do not know (durations, plugins) verbatim; then
 `pytest: 3 failed, 1204 passed in 12.31s` (counts verbatim) and
 `12 warnings: DeprecationWarning x9, UserWarning x3`.
 Dropped as noise: the session header, collection lines, progress (dots, -v PASSED lines, xdist
-`[gw0]` lines), separators, source context and locals of tracebacks, warning texts (counted).
-Elided with a marker: E lines past 40 per failure, captured output past the last 20 lines per
-section, deep traceback middles, output printed by tests during the run (-s), PASSES sections.
+`[gw0]` lines), separators, source context and locals of tracebacks, pytest's rerun hints.
+Elided with a marker: E lines past 40 per failure (20 after the tenth), captured output past the
+last 20 lines per section (5 after the tenth failure), deep traceback middles, INTERNALERROR's
+pytest and pluggy frames, output printed by tests during the run (-s), PASSES sections; a failure
+repeating an earlier one's traceback or error is one line naming it (report.py); warnings are
+one line per distinct message with its places (tally.py).
 Exit 5 gives one line: `pytest: no tests collected`.
 """
 from __future__ import annotations
@@ -32,6 +35,7 @@ from rtk.filters.pytest.tally import SkipGroups, WarningTally, progress_counts, 
 NOTHING: tuple[Line, ...] = ()
 Handler = Callable[[str, Stream], Iterable[Line]]
 INSIDE_BLOCK = frozenset(" \tE>")  # first characters that never start a header or section
+FULL_BLOCKS = 10  # failure blocks with the full caps; later ones get Caps.later(): many failures
 DROPPED_SECTIONS = {"PASSES": "PASSES section: output of passing tests",
                     "XPASSES": "XPASSES section: output of unexpectedly passing tests",
                     "XFAILURES": "XFAILURES section: tracebacks of expected failures"}
@@ -64,6 +68,7 @@ class PytestFilter(BaseFilter):
         self._file = ""
         self._short_keep = True
         self._reporter = Reporter(self._ids)
+        self._blocks = 0
         self._internal = InternalError()
 
     # -- dispatch -------------------------------------------------------------------------
@@ -261,7 +266,9 @@ class PytestFilter(BaseFilter):
             return NOTHING
         if first == "_" and (m := p.HEADER_RE.match(line)) is not None and not p.ENTRY_SEP_RE.match(line):
             out = self._close_block()
-            self._block = Block(m.group(1) or m.group(2) or "", self._caps)
+            self._blocks += 1
+            caps = self._caps if self._blocks <= FULL_BLOCKS else self._caps.later()
+            self._block = Block(m.group(1) or m.group(2) or "", caps)
             return out
         if first in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
             return special

@@ -45,8 +45,11 @@ class Reporter:
         whole = hash(tuple(body))
         if len(body) > 1 and (first := self._seen.get(whole)) is not None:
             self.elided = True
+            if captured and self._seen.get(hash((whole, block.captured_key()))) == first:
+                return [f"{title} (same traceback and output as {_short_ref(first, name)})"]
             return [f"{title} (same traceback as {_short_ref(first, name)})", *captured]
-        self._seen.setdefault(whole, name)
+        if whole not in self._seen:
+            self._seen[whole] = self._seen[hash((whole, block.captured_key()))] = name
         if (fixture := FIXTURE_AT_RE.match(body[0]) if body else None) is not None:
             return self._same_lookup(body, captured, title, name, f"{fixture.group(1)}:{fixture.group(2)}")
         if tail < 0 or len(body) - tail < 3:
@@ -68,7 +71,7 @@ class Reporter:
             self._seen[key] = name
             return [title, *body, *captured]
         self.elided = True
-        return [f"{title} (same error as {first}, via {place})", *captured]
+        return [f"{title} (same error as {_short_ref(first, name)}, via {place})", *captured]
 
     def title(self, block: Block) -> str:
         title = block.title
@@ -96,12 +99,17 @@ def _unnamed_own_frame(lines: list[str], block: Block) -> list[str]:
 
 
 def _short_ref(first: str, name: str) -> str:
-    """How a repeat names the failure it repeats: `[String]` for another parameter of the same
-    test function (`test_x[Integer]` repeats `test_x[String]`), else its name as printed."""
+    """How a repeat names the failure it repeats: without the `::` parts both names start with
+    (`Test02::test_x` from `test_a.py::Test04::test_x`), or by its parameters alone for another
+    parameter of the same test function (`[String]` from `test_x[Integer]`)."""
     base, bracket, params = first.partition("[")
     if bracket and name.startswith(base + "["):
         return bracket + params
-    return first
+    parts, others = first.split("::"), name.split("::")
+    common = 0
+    while common < min(len(parts), len(others)) - 1 and parts[common] == others[common]:
+        common += 1
+    return "::".join(parts[common:])
 
 
 def _place(frames: list[str]) -> str:
