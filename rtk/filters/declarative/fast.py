@@ -123,9 +123,16 @@ def replace_code(rule: ReplaceRule, names: Names) -> list[str]:
         conditions.append(f"{names.add(required_literal(text), 'literal')} in text")
     if anchored_prefix(text):
         conditions.append(f"text.startswith({names.add(anchored_prefix(text), 'prefix')})")
+    suffix = _plain_text(text[:-1]) if text.endswith("$") else None
     if template == "" and text in _TRAILING:
         chars = names.add(_TRAILING[text], "chars")
         body = [f"text = text.rstrip({chars}) if len(text) <= CAP and text[-1:] != NEWLINE else {general}(text)"]
+    elif suffix and all(part.__class__ is str for part in parts):
+        # `TEXT$`: one match at most, the line's last characters (`$` also matches before a final
+        # newline, and past the window the line's end is not the regex's: `sub` for those)
+        body = [f"if len(text) > CAP or text[-1:] == NEWLINE: text = {general}(text)",
+                f"elif text.endswith({names.add(suffix, 'suffix')}):",
+                f"    text = text[:{-len(suffix)}] + {names.add(''.join(parts), 'replacement')}"]  # type: ignore[arg-type]
     elif anchored(text):
         body = [f"found = {names.add(pattern.search, 'search')}(text if len(text) <= CAP else text[:CAP])",
                 "if found is not None:",
@@ -135,6 +142,27 @@ def replace_code(rule: ReplaceRule, names: Names) -> list[str]:
     if not conditions:
         return body
     return [f"if {' and '.join(conditions)}:"] + ["    " + line for line in body]
+
+
+_SYNTAX = set(".^$*+?{}[]()|\\")
+_PLAIN_ESCAPES = set(".^$*+?{}[]()|\\/-# \"'`~!@%&=:;,<>")
+
+
+def _plain_text(body: str) -> str | None:
+    """The text `body` matches when it is plain text (escaped syntax allowed), else None."""
+    out, i = [], 0
+    while i < len(body):
+        if body[i] == "\\":
+            if i + 1 >= len(body) or body[i + 1] not in _PLAIN_ESCAPES:
+                return None
+            out.append(body[i + 1])
+            i += 2
+        elif body[i] in _SYNTAX:
+            return None
+        else:
+            out.append(body[i])
+            i += 1
+    return "".join(out)
 
 
 def _expansion(parts: ReplacementParts, names: Names) -> str:

@@ -144,18 +144,30 @@ def required_literal(pattern: str) -> str:
         i += width
         optional = i < len(pattern) and (pattern[i] in "?*" or pattern.startswith(("{0", "{,"), i))
         if literal is None or optional or (i < len(pattern) and pattern[i] in "+{"):
-            if literal is not None and not optional:
-                run.append(literal)  # `a+` still needs one `a`
-            runs.append("".join(run))
-            run = []
+            repeated = _least_count(pattern, i) * literal if literal is not None and not optional else ""
+            runs.append("".join(run) + repeated)  # `a+` still needs one `a`, `a{3,}` three
+            run = [repeated]  # and what follows the repetition comes right after those
             while i < len(pattern) and pattern[i] in "?*+":
                 i += 1
             if i < len(pattern) and pattern[i] == "{":
                 i = pattern.find("}", i) + 1 or len(pattern)
+                while i < len(pattern) and pattern[i] in "?+":  # lazy `{2,}?`, possessive `{2,}+`
+                    i += 1
         else:
             run.append(literal)
     runs.append("".join(run))
     return max(runs, key=lambda text: (len(text), not text.isspace()))
+
+
+def _least_count(pattern: str, i: int) -> int:
+    """The fewest times the quantifier at `i` (`+` or `{n,m}`) repeats its atom; 0 when the
+    `{` is not a quantifier (then the text after it is not adjacent to the atom)."""
+    if pattern[i] == "+":
+        return 1
+    bounds = _BOUNDS_RE.match(pattern, i)
+    if bounds is None or not bounds.group(1) or bounds.group(3) and int(bounds.group(3)) < int(bounds.group(1)):
+        return 0
+    return int(bounds.group(1))
 
 
 def _atom(pattern: str, i: int) -> tuple[str | None, int]:

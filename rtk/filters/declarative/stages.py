@@ -198,31 +198,35 @@ class Grouper:
         self.after: list[str] = []
         self.held = 0
         self.elided = False
+        self._search = group.pattern.search
+        self._has_item = "item" in group.pattern.groupindex
 
-    def feed(self, line: str) -> list[str]:
-        found = self.spec.pattern.search(line[:4096])
+    def feed(self, line: str) -> list[str] | tuple[str, ...]:
+        found = self._search(line if len(line) <= 4096 else line[:4096])
         if found is None:
             return self._ungrouped(line)
-        key = found.group("key")
+        if self._has_item:
+            key, item = found.group("key", "item")
+        else:
+            key, item = found.group("key"), line
         bucket = self.buckets.get(key)
         if self.held >= self.BUDGET or bucket is None and len(self.buckets) >= self.spec.max_groups:
             return self._ungrouped(line)
         if bucket is None:
             bucket = self.buckets[key] = _Bucket(self.tail_items)
-        item = found.group("item") if "item" in self.spec.pattern.groupindex else line
         bucket.count += 1
         self.held += len(line) + 16
         if len(bucket.head) < self.head_items:
             bucket.head.append(item or "")
         else:
             bucket.tail.append(item or "")
-        return []
+        return ()
 
-    def _ungrouped(self, line: str) -> list[str]:
+    def _ungrouped(self, line: str) -> list[str] | tuple[str, ...]:
         if not self.buckets or len(self.after) >= self.HOLD_CAP:
-            return [line]
+            return (line,)
         self.after.append(line)
-        return []
+        return ()
 
     def finish(self) -> list[str]:
         out: list[str] = []

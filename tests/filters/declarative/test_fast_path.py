@@ -26,7 +26,7 @@ from rtk.filters.declarative.engine import DeclarativeFilter
 from rtk.filters.declarative.fast import anchored_prefix
 from rtk.filters.declarative.pattern import LINE_CAP, required_literal
 from rtk.filters.declarative.rules import Rules
-from tests.filters.declarative.helpers import load, rust_builtin_text
+from tests.filters.declarative.helpers import load, one, rust_builtin_text
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 
@@ -138,3 +138,19 @@ def test_every_match_holds_the_literals_the_gates_test_for(pattern: str, data: s
     assume("\n" not in text and compiled.search(text) is not None)
     assert required_literal(pattern) in text
     assert text.startswith(anchored_prefix(pattern))
+
+
+EDGES = one('replace = [{ pattern = "^(\\\\w+)=(\\\\d+)?", replacement = "$2:$1%" },'
+            ' { pattern = "^(|a)", replacement = "-" }, { pattern = " $", replacement = "" },'
+            ' { pattern = "\\\\s+$", replacement = "" }, { pattern = "x{2,}?y", replacement = "<$0>" }]\n'
+            'strip_lines_matching = [": Passed$", "^\\\\S+::", "a\\\\\\\\|b", "\\\\x41Z"]\n'
+            'counters = { eq = "=", cap = "xxy$" }\nsummary = "{eq} {cap}"\n')
+EDGE_LINES = ["ab", "a \n", "q \n", "k=1 ", "k= ", "=", "AZ", "1bZ", "t::x", " t::x", "ok: Passed", "x" * 4094 + "xy",
+              "x" * 4100 + "xxy", "c: Passed" + " " * 4100, "a\\", "b", "a|b", " " * 5000]
+
+
+@pytest.mark.parametrize("line", EDGE_LINES)
+def test_the_edges_of_each_shortcut_give_the_plain_answer(line: str) -> None:
+    lines = [(line, Stream.STDOUT), ("next", Stream.STDOUT)]
+    assert outputs(EDGES, lines, 0, reference=False, recall=True) == \
+        outputs(EDGES, lines, 0, reference=True, recall=True)
