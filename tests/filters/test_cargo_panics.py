@@ -74,3 +74,14 @@ def test_a_failing_doc_test_run_prints_the_errors_it_held() -> None:
         "error[E0277]: `*mut ()` cannot be sent between threads safely", "   --> src/lib.rs:9:7",
         "error: aborting due to 1 previous error"], False)
     assert not held.running and not held.hold_line("error: aborting due to 1 previous error")
+
+
+def test_show_output_keeps_what_passing_tests_printed_but_not_their_names() -> None:
+    filt = create(FilterContext(("cargo", "test", "--test", "it", "--", "--show-output")))
+    raw = (FIXTURES / "oncecell_test_show_output" / "raw.txt").read_text().splitlines()
+    printed = [line.text for text in raw for line in filt.feed(text, Stream.STDOUT)]
+    assert not filt.failure_seen, "a passing test's output is not a failure"
+    assert printed[printed.index("---- unsync::aliasing_in_get stdout ----") + 1] == "42"
+    assert "    race::once_bool_set" not in printed and "successes:" not in printed
+    end = [line.text for line in filt.finish(0)]
+    assert end[-1] == "cargo test: 56 passed, 0 failed, 0 ignored (1 suite, 13.45s, 6 warnings)"

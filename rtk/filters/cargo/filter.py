@@ -23,7 +23,7 @@ from rtk.filters.cargo.panics import PanicBlocks
 from rtk.filters.cargo.short import ShortLines
 from rtk.filters.cargo.testrun import BLOCK_NOISE, RESULT_RE, Backtrace, Tally, compact_panic
 
-MAIN, BLOCK, FAILURES, LIST, PROGRAM = "main", "block", "failures", "list", "program"
+MAIN, BLOCK, FAILURES, LIST, PROGRAM, SUCCESSES = "main", "block", "failures", "list", "program", "successes"
 
 
 class CargoFilter(BaseFilter):
@@ -43,6 +43,7 @@ class CargoFilter(BaseFilter):
         self.backtrace: Backtrace | None = None
         self.names: list[str] = []
         self.test_name = ""
+        self.passing_names = False  # in `successes:`, the list of passing tests after their output
         self.crates = 0
         self.warnings = 0
         self.errors = 0
@@ -95,7 +96,24 @@ class CargoFilter(BaseFilter):
             return self._after_failures_header(text, stream)
         if self.mode == LIST:
             return self._in_list(text, stream)
+        if self.mode == SUCCESSES:
+            return self._in_successes(text, stream)
         return self._main(text, stream)
+
+    def _in_successes(self, text: str, stream: Stream) -> list[Line]:
+        """`-- --show-output`: what the passing tests printed, under their `---- name stdout ----`
+        headers, kept as the user asked; then the names of the passing tests, dropped (the
+        summary counts them)."""
+        if text == "successes:":
+            self.passing_names = True
+            return []
+        if text == "failures:" or RESULT_RE.match(text):
+            self.mode, self.passing_names = MAIN, False
+            return self._main(text, stream)
+        if not text or text in BLOCK_NOISE or (self.passing_names and text.startswith("    ")):
+            return []
+        self.passing_names = False
+        return [Line(L.PANIC_THREAD_ID_RE.sub(r"\1 panicked at ", text), stream)]
 
     def _main(self, text: str, stream: Stream) -> list[Line]:
         if not text:
@@ -133,12 +151,15 @@ class CargoFilter(BaseFilter):
         return []
 
     def _is_test_line(self, text: str) -> bool:
-        return text == "failures:" or text.startswith(("test ", "---- ")) or L.is_noise(text) \
+        return text in ("failures:", "successes:") or text.startswith(("test ", "---- ")) or L.is_noise(text) \
             or bool(L.NEXTEST_FAIL_RE.match(text))
 
     def _test_line(self, text: str, stream: Stream) -> list[Line]:
         if text == "failures:":
             self.mode = FAILURES
+            return []
+        if text == "successes:":
+            self.mode = SUCCESSES
             return []
         if L.BLOCK_HEADER_RE.match(text):
             return self._open_block(text, stream)
