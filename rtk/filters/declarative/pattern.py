@@ -138,7 +138,9 @@ def required_literal(pattern: str) -> str:
     on strings generated from each built-in pattern): when unsure, a run ends."""
     if _FLAG_GROUP_RE.search(pattern) or "|" in _top_level(pattern):
         return ""
-    runs, run, i = [], [], 0
+    runs: list[str] = []
+    run: list[str] = []
+    i = 0
     while i < len(pattern):
         literal, width = _atom(pattern, i)
         i += width
