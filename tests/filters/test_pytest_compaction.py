@@ -177,3 +177,25 @@ def test_tb_short_drops_the_test_name_after_its_own_location() -> None:
     printed, _ = run(blocks(("test_parse", body)))
     assert printed[:4] == ["FAILED tests/test_a.py::test_parse", "tests/test_a.py:9:", "> assert parse('x') == 1",
                            "E   assert 2 == 1"]
+
+
+# -- long values and --tb=native ------------------------------------------------------------------
+
+def test_a_very_long_error_line_keeps_its_two_ends() -> None:
+    value = "x = 1\\n" * 200
+    line = f"E       assert '{value}' == '{value}y'"
+    printed, filt = run(failure(line, "E         - y"))
+    kept = next(t for t in printed if t.startswith("E       assert"))
+    assert kept.startswith(line[:266]) and kept.endswith(line[-133:])
+    assert f" ...[{len(line) - 266 - 133:,} chars]... " in kept
+    assert filt.elided
+
+
+def test_native_tracebacks_drop_caret_hints_and_the_tests_own_name() -> None:
+    printed, _ = run([f"{SEP} FAILURES {SEP}", "____ test_dump ____", "Traceback (most recent call last):",
+                      '  File "tests/test_api.py", line 156, in test_dump', "    assert content == dumps(parsed)",
+                      "AssertionError: assert 'a = True' == 'a = true'", "  - a = true", "  ?     ^",
+                      "  + a = True", "  ?     ^", "  Use -v to get more diff", f"{SEP} 1 failed in 0.10s {SEP}"])
+    assert printed[:6] == ["FAILED tests/test_api.py::test_dump", 'File "tests/test_api.py", line 156',
+                           "> assert content == dumps(parsed)", "AssertionError: assert 'a = True' == 'a = true'",
+                           "  - a = true", "  + a = True"]

@@ -29,6 +29,7 @@ class Caps:
     tb_head: int | None = 4
     tb_tail: int = 8
     continuation: int = 0  # lines of a multi-line failing statement kept after its `>` line
+    line_chars: int | None = 400  # an error line longer than this keeps its two ends (-vv reprs)
 
     def later(self) -> Caps:
         """The caps of a failure past the first few of a run: half the E lines, a quarter of the
@@ -199,6 +200,8 @@ class Block:
                 or (first in "[g" and p.XDIST_HEADER_RE.match(line) is not None))
 
     def _add_native_message(self, line: str) -> None:
+        if p.NATIVE_HINT_RE.match(line) is not None:
+            return  # difflib's caret lines and pytest's rerun hints, unprefixed in --tb=native
         if line in p.CHAIN_LINES or line == p.NATIVE_START:
             self._add_other(line)
         elif (m := p.CAPTURE_RE.match(line)) is not None:
@@ -221,7 +224,16 @@ class Block:
         if self.first_error < 0:
             self.first_error = len(self.out)
         self._e_kept += 1
-        self.out.append(line.rstrip())
+        line = line.rstrip()
+        if self.caps.line_chars is not None and len(line) > self.caps.line_chars:
+            line = self._shortened(line, self.caps.line_chars)
+        self.out.append(line)
+
+    def _shortened(self, line: str, limit: int) -> str:
+        """-vv prints whole values in `assert '...' == '...'`; the diff under it says what differs."""
+        self.elided = True
+        head, tail = limit * 2 // 3, limit // 3
+        return f"{line[:head]} ...[{len(line) - head - tail:,} chars]... {line[-tail:]}"
 
     def _add_other(self, line: str) -> None:
         self._flush_tb()

@@ -46,6 +46,8 @@ DOCTEST_SOURCE_RE = re.compile(r"^\d{3,} ")
 DEF_RE = re.compile(r"^\s*(?:async\s+)?def (\w+)\(")
 LOCALS_RE = re.compile(r"^[A-Za-z_][\w.]* +=(?: |$)")
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
+NATIVE_HINT_RE = re.compile(r"^\s*(?:\? [ ^+\-?]*|Use -v to get (?:more|the full) diff"
+                            r"|Omitting \d+ identical items, use -vv to show)$")
 # Lines pytest prints in an ERRORS/FAILURES block that say nothing the agent needs.
 BLOCK_NOISE = frozenset({"Traceback:", "Hint: make sure your test modules/packages have valid Python names.",
                          "use 'pytest --fixtures [testpath]' for help on them."})

@@ -87,14 +87,17 @@ class Reporter:
 
 
 def _unnamed_own_frame(lines: list[str], block: Block) -> list[str]:
-    """--tb=short names the test's own frame after its location (`tests/t.py:9: in test_b`): the
-    title names it already, so the location alone stays."""
+    """--tb=short and --tb=native name the test's own frame after its location
+    (`tests/t.py:9: in test_b`, `File "tests/t.py", line 9, in test_b`): the title names it
+    already, so the location alone stays."""
     func = block.first_func
+    if not func or func != base_name(block.title):
+        return lines
     for i, text in enumerate(lines[:block.body_len]):
-        if func and text.endswith(f": in {func}") and (m := p.LOCATION_RE.match(text)) is not None:
-            if m.group(3) == f"in {func}" and func == base_name(block.title):
-                return [*lines[:i], f"{m.group(1)}:{m.group(2)}:", *lines[i + 1:]]
-            break
+        if text.endswith(f": in {func}") and p.LOCATION_RE.match(text) is not None:
+            return [*lines[:i], text[:-len(f" in {func}")], *lines[i + 1:]]
+        if text.endswith(f", in {func}") and NATIVE_PLACE_RE.match(text) is not None:
+            return [*lines[:i], text[:-len(f", in {func}")], *lines[i + 1:]]
     return lines
 
 
