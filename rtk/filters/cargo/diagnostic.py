@@ -35,6 +35,8 @@ RUSTC_HASH_RE = re.compile(r"/rustc/[0-9a-f]{40}/")
 # clippy's docs link, dropped when the block names its lint another way (`#[warn(clippy::x)]`,
 # `-D clippy::x implied by ...`): the link is the same for every use of the lint.
 CLIPPY_LINK_RE = re.compile(r"^\s*= help: for further information visit https://rust-lang\.github\.io/rust-clippy/")
+# rustc's pointer to its book under `unexpected cfg` lints: the same page for every one of them
+DOCS_LINK_RE = re.compile(r"^\s*= note: see <https://doc\.rust-lang\.org/[^>\s]*> for more information about ")
 NAMED_LINT_RE = re.compile(r"#\[(?:warn|deny|forbid)\(clippy::|`-[DW] clippy::")
 MAX_BLOCK_LINES = 2000
 
@@ -92,6 +94,7 @@ class Diagnostic:
             lines = [_short_link(line) for line in lines]
         if keep_code:
             return _render_whole(lines), False
+        lines = [line for line in lines if not DOCS_LINK_RE.match(line)]
         compactor = FrameCompactor()
         kept = [out for line in lines for out in compactor.feed(line)] + compactor.close()
         return [RUSTC_HASH_RE.sub("/rustc/…/", line) for line in kept], compactor.dropped_code
