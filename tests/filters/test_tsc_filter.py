@@ -179,7 +179,8 @@ def test_errors_without_a_file_keep_their_text_and_chain() -> None:
 
 def test_identical_errors_share_a_line_and_repeats_elsewhere_point_back() -> None:
     _, out = run(raw_lines("build_verbose_missing_node_types"))
-    assert out[:2] == [
+    assert out[:3] == [
+        "Building project '/tmp/p/mono/packages/immer/tsconfig.json'...",
         "packages/immer/src/core/proxy.ts",
         ("  L275:6, L282:3 TS2580 Cannot find name 'process'. Do you need to install type definitions "
          "for node? Try `npm i --save-dev @types/node`."),
@@ -191,7 +192,17 @@ def test_identical_errors_share_a_line_and_repeats_elsewhere_point_back() -> Non
 @pytest.mark.parametrize("case", ["build_verbose_missing_node_types", "ts7_build_verbose_missing_node_types"])
 def test_build_progress_lines_are_dropped(case: str) -> None:
     _, out = run(raw_lines(case))
-    assert not any("Building project" in t or "out of date" in t or t.startswith("    * ") for t in out)
+    assert not any("out of date" in t or t.startswith("    * ") for t in out)
+    building = [t for t in out if t.startswith("Building project ")]
+    assert building and all(out[out.index(t) + 1].endswith(".ts") for t in building)
+
+
+@pytest.mark.parametrize("case", ["refs_build_verbose", "ts7_refs_build_verbose"])
+def test_each_built_project_with_errors_names_its_files_again(case: str) -> None:
+    _, out = run(raw_lines(case))
+    projects = [i for i, t in enumerate(out) if t.startswith("Building project ")]
+    assert len(projects) == 2
+    assert out[projects[0] + 1] == out[projects[1] + 1] == "refs/global.d.ts"
 
 
 def test_a_clean_ts7_build_is_one_line() -> None:

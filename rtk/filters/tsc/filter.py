@@ -4,7 +4,8 @@ Keeps: every diagnostic with its file, line AND column, code and whole message (
 message chain and `--pretty`'s related locations included), grouped under one line per file and
 printed as soon as the errors move on to another file (tsc sorts them by file); diagnostics
 without a file (`error TS5023: ...`);
-`--build` messages other than progress; one summary per compile, `tsc: 7 errors in 3 files
+`--build` messages other than progress (`Building project '...'` is kept when that project has
+diagnostics, before the first of them); one summary per compile, `tsc: 7 errors in 3 files
 (TS2322 x3, ...)` or `tsc: no errors`, printed when a `--watch` cycle ends or at exit.
 Drops (noise): `--pretty` code frames, blank separators, tsc's own `Found N errors` line and the
 per-file table after it, watch/build timestamps and progress lines, the package manager's script
@@ -43,6 +44,7 @@ class TscFilter(BaseFilter):
         self._help_dropped = 0
         self._help_sections: list[str] = []
         self._errors = 0
+        self._building = ""  # the `--build --verbose` project being built, until its first diagnostic
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         text = tl.clean(line)
@@ -51,6 +53,9 @@ class TscFilter(BaseFilter):
         if (head := tl.header(text)) is not None:
             out = self._close_diag()
             out.extend(self._report.next_file(head.file))
+            if self._building:
+                out.append(Line(self._building, stream))
+                self._building = ""
             self._mark_tsc()
             self._diag = Diagnostic(head, stream)
             return out
@@ -160,6 +165,9 @@ class TscFilter(BaseFilter):
         if tl.is_cycle_start(message):
             self._watching = True
             return self._end_cycle("", stream) if not self._report.empty else []
+        if message.startswith("Building project "):
+            self._building = message  # said only if the project has diagnostics: whose they are
+            return self._report.new_section()
         if tl.is_build_progress(message):
             self._in_build_list = message.startswith("Projects in this build")
             return []

@@ -79,6 +79,12 @@ class Report:
         self._held += 1
         return out
 
+    def new_section(self) -> list[Line]:
+        """Another `--build` project starts: print what is held; its first file is named again."""
+        out = self.flush()
+        self._printed_file = None
+        return out
+
     def next_file(self, file: str | None) -> list[Line]:
         """A diagnostic of `file` starts: the group of another file is complete."""
         return self.flush() if file != self._file else []
