@@ -22,3 +22,8 @@ def test_only_grouped_files_leave_the_head_line_bare() -> None:
 
 def test_a_place_without_line_and_column_stays_inline() -> None:
     assert places.split(["build.rs", "src/t.rs:1:1"]) == (["build.rs", "src/t.rs:1:1"], [])
+
+
+def test_places_on_one_line_share_its_number() -> None:
+    spots = ["src/t.rs:9:21", "src/t.rs:9:32", "src/t.rs:40:1", "src/t.rs:9:46"]
+    assert places.split(spots)[1] == ["  src/t.rs", "    L9:21,32 L40:1 L9:46"]

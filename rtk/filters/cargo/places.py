@@ -3,8 +3,8 @@
 A lint repeated in one file (a generated table, a `cfg` name used all over a module) would spend
 most of its tokens repeating the path. A file with at least GROUP_MIN places gets two lines
 instead, its path, then its places as `L<line>:<col>` (the grouped-by-file layout editors and
-code hosts use); a file with fewer keeps `path:line:col` on the lint's own line. Every place
-stays, in the order rustc reported it within its file.
+code hosts use; `L9:21,32` for two places on line 9); a file with fewer keeps `path:line:col`
+on the lint's own line. Every place stays, in the order rustc reported it within its file.
 """
 from __future__ import annotations
 
@@ -26,8 +26,21 @@ def split(places: list[str], indent: str = "  ") -> tuple[list[str], list[str]]:
     block: list[str] = []
     for path, spots in by_file.items():
         if path in grouped:
-            block += [f"{indent}{path}", f"{indent}  " + " ".join(f"L{spot}" for spot in spots)]
+            block += [f"{indent}{path}", f"{indent}  " + " ".join(_merge_columns(spots))]
     return inline, block
+
+
+def _merge_columns(spots: list[str]) -> list[str]:
+    """`L9:21 L9:32 L40:1` as `L9:21,32 L40:1`: places on one line (next to each other in the
+    list) share the line number."""
+    merged: list[tuple[str, list[str]]] = []
+    for spot in spots:
+        line, col = spot.split(":")
+        if merged and merged[-1][0] == line:
+            merged[-1][1].append(col)
+        else:
+            merged.append((line, [col]))
+    return [f"L{line}:{','.join(cols)}" for line, cols in merged]
 
 
 def _in(place: str, grouped: set[str]) -> bool:
