@@ -68,7 +68,8 @@ def test_a_failing_doc_test_run_prints_the_errors_it_held() -> None:
     held.running = True
     diag = Diagnostic.start("error[E0277]: `*mut ()` cannot be sent between threads safely")
     assert diag is not None
-    held.hold(diag, ["error[E0277]: `*mut ()` cannot be sent between threads safely", "   --> src/lib.rs:9:7"])
+    assert held.hold(diag, ["error[E0277]: `*mut ()` cannot be sent between threads safely",
+                            "   --> src/lib.rs:9:7"]) == []
     assert held.hold_line("error: aborting due to 1 previous error")
     assert held.result(passed=False) == ([
         "error[E0277]: `*mut ()` cannot be sent between threads safely", "   --> src/lib.rs:9:7",
@@ -85,3 +86,17 @@ def test_show_output_keeps_what_passing_tests_printed_but_not_their_names() -> N
     assert "    race::once_bool_set" not in printed and "successes:" not in printed
     end = [line.text for line in filt.finish(0)]
     assert end[-1] == "cargo test: 56 passed, 0 failed, 0 ignored (1 suite, 13.45s, 6 warnings)"
+
+
+def test_doc_test_errors_stream_again_past_the_hold_limit() -> None:
+    from rtk.filters.cargo.diagnostic import Diagnostic
+    from rtk.filters.cargo.doctests import MAX_HELD, DocTestErrors
+
+    held = DocTestErrors()
+    held.running = True
+    diag = Diagnostic.start("error[E0599]: no method named `x` found")
+    assert diag is not None
+    block = ["error[E0599]: no method named `x` found", "  --> src/lib.rs:1:1"]
+    printed = [line for _ in range(MAX_HELD // 2) for line in held.hold(diag, block)]
+    assert printed == block * (MAX_HELD // 2)  # released at the limit, all of it in order
+    assert held.hold(diag, block) == block and held.result(passed=True) == ([], False)

@@ -3,7 +3,8 @@
 With `cargo test -- --nocapture` rustdoc prints the errors of every `compile_fail` example while
 the doc-tests run. When that run passes they are the expected result, not a broken build: they
 are held until the run's `test result:` line and then said in one line with each error's code
-and place. When it fails, everything held is printed as it came.
+and place. When it fails, everything held is printed as it came (and past MAX_HELD lines the
+output streams again).
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from rtk.filters.cargo.diagnostic import Diagnostic
 
 ABORTING_RE = re.compile(r"^error: aborting due to \d+ previous errors?")
+MAX_HELD = 400
 
 
 class DocTestErrors:
@@ -23,14 +25,23 @@ class DocTestErrors:
         self.running = False  # between `Doc-tests x` and its `test result:`
         self.lines: list[str] = []
         self.errors: list[str] = []
+        self.released = False
 
-    def hold(self, diag: Diagnostic, rendered: list[str]) -> None:
+    def hold(self, diag: Diagnostic, rendered: list[str]) -> list[str]:
+        """Hold one error; what to print now (everything held, once MAX_HELD lines were: the
+        output streams again, whatever the result)."""
+        if self.released:
+            return rendered
         self.lines.extend(rendered)
         self.errors.append(f"{diag.code.strip('[]') or diag.level} {diag.location or '?'}")
+        if len(self.lines) < MAX_HELD:
+            return []
+        held, self.lines, self.errors, self.released = self.lines, [], [], True
+        return held
 
     def hold_line(self, text: str) -> bool:
         """Hold `error: aborting due to 1 previous error` (True), or leave the line alone."""
-        if self.running and ABORTING_RE.match(text):
+        if self.running and not self.released and ABORTING_RE.match(text):
             self.lines.append(text)
             return True
         return False
@@ -38,7 +49,7 @@ class DocTestErrors:
     def result(self, passed: bool) -> tuple[list[str], bool]:
         """The lines to print at the run's result, and whether any were left out."""
         lines, errors = self.lines, self.errors
-        self.lines, self.errors, self.running = [], [], False
+        self.lines, self.errors, self.running, self.released = [], [], False, False
         if not lines:
             return [], False
         if not passed or not errors:

@@ -212,8 +212,7 @@ class CargoFilter(BaseFilter):
         kept, dropped_code = diag.render(keep_code=self.full)
         self.elided |= dropped_code
         if self.doc_errors.running and self.mode == MAIN:
-            self.doc_errors.hold(diag, kept)
-            return []
+            kept = self.doc_errors.hold(diag, kept)
         return [Line(text, self.diag_stream) for text in kept]
 
     def _flush(self, stream: Stream) -> list[Line]:
