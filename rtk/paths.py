@@ -53,9 +53,11 @@ def data_dir() -> Path:
 
 
 def db_path() -> Path:
-    if custom := os.environ.get("RTK_DB_PATH"):
-        return _path(custom)
-    return data_dir() / "history.db"
+    return _path(db_path_str())
+
+
+def db_path_str() -> str:
+    return os.environ.get("RTK_DB_PATH") or os.path.join(data_dir_path(), "history.db")
 
 
 def recall_dir() -> Path:

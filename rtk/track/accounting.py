@@ -14,18 +14,21 @@ job is stranded). `RTK_TRACK_SYNC=1` records in-process instead (tests, debuggin
 from __future__ import annotations
 
 import errno
-import json
+import marshal
 import os
 import sys
 import time
-from pathlib import Path
 
 from rtk import paths
-from rtk.track.queue import LOCK_NAME, queue_dir
+from rtk.track.queue import LOCK_NAME, MARSHAL_MAGIC, queue_dir, queue_dir_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import IO
+
+    StrPath = str | os.PathLike[str]
+
+__all__ = ["LOCK_NAME", "Accountant", "RunRecord", "queue_dir", "start", "wake_worker"]
 
 READ_ONLY_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM)
 
@@ -57,7 +60,7 @@ class RunRecord:
 class _Spool:
     """One stream's bytes: in memory up to INLINE_MAX, then in `<stem><suffix>` in the queue."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: str) -> None:
         self.path = path
         self.buffer: list[bytes] = []
         self.size = 0
@@ -77,7 +80,7 @@ class _Spool:
             self._spill(data)
 
     def _spill(self, data: bytes) -> None:
-        paths.private_dir(self.path.parent)
+        paths.private_dir_path(os.path.dirname(self.path))
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         self.file = os.fdopen(fd, "wb", buffering=256 * 1024)
         self.file.writelines(self.buffer)
@@ -87,24 +90,27 @@ class _Spool:
     def close(self) -> dict[str, object]:
         if self.file is not None:
             self.file.close()
-            return {"file": self.path.name, "dropped": self.dropped}
+            return {"file": os.path.basename(self.path), "dropped": self.dropped}
         return {"inline": self.size, "dropped": self.dropped}
 
     def discard(self) -> None:
         if self.file is not None:
             self.file.close()
-            self.path.unlink(missing_ok=True)
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
 
 
 class Accountant:
     """Receives a run's bytes as they stream and hands them to the tracking worker at the end."""
 
-    def __init__(self, argv: list[str], filter_name: str, queue: Path, history_days: int) -> None:
+    def __init__(self, argv: list[str], filter_name: str, queue: StrPath, history_days: int) -> None:
         self.argv, self.filter_name = argv, filter_name
-        self.queue, self.history_days = queue, history_days
+        self.queue, self.history_days = os.fspath(queue), history_days
         self.stem = f"{time.time_ns()}-{os.getpid()}"
-        self._raw = _Spool(queue / f"{self.stem}.raw")
-        self._printed = _Spool(queue / f"{self.stem}.out")
+        self._raw = _Spool(os.path.join(self.queue, f"{self.stem}.raw"))
+        self._printed = _Spool(os.path.join(self.queue, f"{self.stem}.out"))
         self._printed_is_raw = filter_name == "passthrough"  # spool and count those bytes once
         self.problem: str | None = None
         self.quiet = False  # the data dir is read-only (a sandbox, Codex's default): no line
@@ -143,18 +149,19 @@ class Accountant:
         else:
             wake_worker(self.queue)
 
-    def _write_job(self, record: RunRecord) -> Path:
-        header = {"v": 1, "db": str(paths.db_path()), "history_days": self.history_days,
+    def _write_job(self, record: RunRecord) -> str:
+        """One write of the whole job (header, then the inline bytes), renamed into place."""
+        header = {"v": 1, "db": paths.db_path_str(), "history_days": self.history_days,
                   "record": record.as_dict(), "raw": self._raw.close(),
                   "printed": {"same_as_raw": True} if self._printed_is_raw else self._printed.close()}
-        paths.private_dir(self.queue)
-        tmp = self.queue / f".{self.stem}.tmp"
+        packed = marshal.dumps(header)
+        paths.private_dir_path(self.queue)
+        tmp = os.path.join(self.queue, f".{self.stem}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as out:
-            out.write(json.dumps(header).encode() + b"\n")
-            out.writelines(self._raw.buffer)
-            out.writelines(self._printed.buffer)
-        job = self.queue / f"{self.stem}.job"
+            out.write(b"".join([MARSHAL_MAGIC, len(packed).to_bytes(8, "big"), packed,
+                                *self._raw.buffer, *self._printed.buffer]))
+        job = os.path.join(self.queue, f"{self.stem}.job")
         os.replace(tmp, job)
         return job
 
@@ -166,14 +173,14 @@ def start(argv: list[str], filter_name: str) -> Accountant | None:
     cfg = config.load()
     if not cfg.tracking_enabled:
         return None
-    return Accountant(argv, filter_name, queue_dir(), int(cfg.get("tracking", "history_days")))
+    return Accountant(argv, filter_name, queue_dir_path(), int(cfg.get("tracking", "history_days")))
 
 
-def wake_worker(queue: Path) -> None:
+def wake_worker(queue: StrPath) -> None:
     """Start a tracking worker unless one is alive (it holds the lock while it serves)."""
     import fcntl
 
-    fd = os.open(queue / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(os.path.join(queue, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -183,10 +190,10 @@ def wake_worker(queue: Path) -> None:
     spawn_worker(queue)
 
 
-def spawn_worker(queue: Path) -> None:
+def spawn_worker(queue: StrPath) -> None:
     """Detached: own session, stdio on /dev/null, no inherited descriptors (the caller may be
     waiting for EOF on a pipe). posix_spawn is ~10x cheaper than Popen here."""
-    argv = [sys.executable, "-P", "-m", "rtk.track.worker", str(queue)]
+    argv = [sys.executable, "-P", "-m", "rtk.track.worker", os.fspath(queue)]
     actions: list[tuple[object, ...]] = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0)
                                          for fd in (0, 1, 2)]
     actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inherited_fds()]

@@ -5,13 +5,26 @@ worker unless the lock is held; the worker (`worker`) takes the lock and drains 
 """
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from rtk import paths
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
 QUEUE_NAME = "track-queue"
 LOCK_NAME = "worker.lock"
+# A job file starts with its header: MARSHAL_MAGIC, the header's length (8 bytes, big-endian) and
+# the header as `marshal` data, which the run side writes without importing json (and the `re`
+# json imports). Older jobs start with a JSON line instead; the worker reads both.
+MARSHAL_MAGIC = b"RTKM"
 
 
 def queue_dir() -> Path:
     return paths.data_dir() / QUEUE_NAME
+
+
+def queue_dir_path() -> str:
+    """queue_dir() as a string, for the run path (no pathlib)."""
+    return os.path.join(paths.data_dir_path(), QUEUE_NAME)

@@ -10,6 +10,7 @@ entry of the tracking error log, never output.
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import shlex
 import sqlite3
@@ -21,7 +22,7 @@ from typing import Any
 
 from rtk.track import history as tracking
 from rtk.track import tokens
-from rtk.track.queue import LOCK_NAME
+from rtk.track.queue import LOCK_NAME, MARSHAL_MAGIC
 
 POLL_SECONDS = 0.1
 DEFAULT_LINGER = 10.0
@@ -85,7 +86,15 @@ class Worker:
 
 
 def _read_job(path: Path) -> tuple[dict[str, Any], bytes]:
+    """The header and the inline bytes: marshal-headed jobs (queue.py), or an older JSON line."""
     data = path.read_bytes()
+    if data.startswith(MARSHAL_MAGIC):
+        start = len(MARSHAL_MAGIC) + 8
+        end = start + int.from_bytes(data[len(MARSHAL_MAGIC):start], "big")
+        header = marshal.loads(data[start:end])
+        if not isinstance(header, dict) or end > len(data):
+            raise ValueError("malformed job header")
+        return header, data[end:]
     head, _, inline = data.partition(b"\n")
     return json.loads(head), inline
 
@@ -181,8 +190,9 @@ def claim(job: Path) -> Path | None:
     return claimed
 
 
-def process_now(job: Path) -> None:
+def process_now(job: str | Path) -> None:
     """RTK_TRACK_SYNC=1: record this one job in-process."""
+    job = Path(job)
     worker = Worker(job.parent)
     try:
         if (claimed := claim(job)) is not None:
