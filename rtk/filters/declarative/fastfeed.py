@@ -59,14 +59,34 @@ def _line_rules(pipeline: RulePipeline, names: Names) -> list[str]:
 
 
 def _kept(pipeline: RulePipeline, names: Names) -> list[str]:
-    """What a kept line goes through: nothing, one stage's own `feed`, or the whole chain."""
+    """What a kept line goes through (`RulePipeline.stage_chain` written out): the cut, then a
+    head/tail/max window inline when it is the only stage, else each stage's own `feed`."""
     rules = pipeline.rules
-    if pipeline.plain and rules.truncate_at is None:
-        printed = ["if not pipeline.printed and text.strip(): pipeline.printed = True"] if rules.on_empty is not None else []
-        return printed + ["return (new(Line, (text, stream)),)"]
-    single = len(pipeline.stages) == 1 and rules.truncate_at is None and rules.on_empty is None
-    stage = names.add(pipeline.stages[0].feed if single else pipeline.stage_chain, "stage")
-    return [f"out = {stage}(text)",
-            "if not out: return ()",
-            "if len(out) == 1: return (new(Line, (out[0], stream)),)",
-            "return [new(Line, (kept, stream)) for kept in out]"]
+    window = pipeline.window
+    code = []
+    if rules.truncate_at is not None:  # the Rust rtk's cut: N characters, "..." included
+        limit, keep = names.add(rules.truncate_at, "limit"), names.add(max(rules.truncate_at - 3, 0), "keep")
+        code += [f"if len(text) > {limit}:", f'    text = text[:{keep}] + "..."', "    pipeline.truncated = True"]
+    if window is not None and pipeline.stages == (window,):  # Window.feed
+        code += [f"{names.add(window, 'window')}.seen = seen = {names.add(window, 'window')}.seen + 1",
+                 f"if seen > {names.add(window.streamed, 'streamed')}:"]
+        if window.tail is not None:
+            code += [f"    if seen > {names.add(window.hold_from, 'hold_from')}: {names.add(window.held.append, 'hold')}(text)"]
+        code.append("    return ()")
+    elif pipeline.stages:
+        return code + _chain(pipeline, names)
+    if rules.on_empty is not None:
+        code.append("if not pipeline.printed and text.strip(): pipeline.printed = True")
+    return code + ["return (new(Line, (text, stream)),)"]
+
+
+def _chain(pipeline: RulePipeline, names: Names) -> list[str]:
+    first, *rest = [names.add(stage.feed, "stage") for stage in pipeline.stages]
+    code = [f"out = {first}(text)", "if not out: return ()"]
+    for stage in rest:
+        code += [f"out = {stage}(out[0]) if len(out) == 1 else [kept for line in out for kept in {stage}(line)]",
+                 "if not out: return ()"]
+    if pipeline.rules.on_empty is not None:
+        code.append("if not pipeline.printed: pipeline.printed = any(kept.strip() for kept in out)")
+    return code + ["if len(out) == 1: return (new(Line, (out[0], stream)),)",
+                   "return [new(Line, (kept, stream)) for kept in out]"]
