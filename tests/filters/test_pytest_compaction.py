@@ -194,8 +194,23 @@ def test_a_very_long_error_line_keeps_its_two_ends() -> None:
 def test_native_tracebacks_drop_caret_hints_and_the_tests_own_name() -> None:
     printed, _ = run([f"{SEP} FAILURES {SEP}", "____ test_dump ____", "Traceback (most recent call last):",
                       '  File "tests/test_api.py", line 156, in test_dump', "    assert content == dumps(parsed)",
-                      "AssertionError: assert 'a = True' == 'a = true'", "  - a = true", "  ?     ^",
+                      "AssertionError: assert '# x...a = True' == '# x...a = true'", "  - a = true", "  ?     ^",
                       "  + a = True", "  ?     ^", "  Use -v to get more diff", f"{SEP} 1 failed in 0.10s {SEP}"])
     assert printed[:6] == ["FAILED tests/test_api.py::test_dump", 'File "tests/test_api.py", line 156',
-                           "> assert content == dumps(parsed)", "AssertionError: assert 'a = True' == 'a = true'",
+                           "> assert content == dumps(parsed)", "AssertionError: assert '# x...a = True' == '# x...a = true'",
                            "  - a = true", "  + a = True"]
+
+
+def test_the_diff_of_two_short_strings_goes_when_the_assert_line_shows_both() -> None:
+    printed, _ = run(failure("E       AssertionError: assert '1_000' == '1,000'", "E         ", "E         - 1,000",
+                             "E         ?  ^", "E         + 1_000", "E         ?  ^"))
+    assert [t for t in printed if t.startswith("E ")] == ["E       AssertionError: assert '1_000' == '1,000'"]
+
+
+def test_repeats_of_a_parametrized_test_on_the_same_line_keep_only_their_values() -> None:
+    def body(value: str) -> list[str]:
+        return ["> assert intcomma(v) == expected", f"E       AssertionError: assert '{value}' == 'x'",
+                "tests/test_n.py:83: AssertionError"]
+    printed, _ = run([f"{SEP} FAILURES {SEP}", "____ test_intcomma[a-1] ____", *body("1_0"),
+                      "____ test_intcomma[b-2] ____", *body("2_0"), f"{SEP} 2 failed in 0.10s {SEP}"])
+    assert printed[4:6] == ["FAILED test_intcomma[b-2] (same place as [a-1])", "E       AssertionError: assert '2_0' == 'x'"]

@@ -143,7 +143,8 @@ class Block:
         if self._group or (line[2:3] == "+" and p.GROUP_START in line):
             self._add_group(line)
         elif self._indented_is_message:
-            self._add_error(line)
+            if p.NATIVE_HINT_RE.match(line) is None:  # --tb=line: difflib carets, rerun hints
+                self._add_error(line)
         elif self._native and (m := p.NATIVE_FILE_RE.match(line)):
             # pytest's and pluggy's own frames are plumbing, not part of the failure
             plumbing = p.PLUMBING_RE.search(m.group(1)) is not None
@@ -287,6 +288,8 @@ class Block:
         cap = self.caps.e_lines
         if cap is not None and self.first_error >= 0:
             compacted, cut = ediff.compact(out)
+            compacted, restated = ediff.drop_restated(compacted)
+            cut = cut or restated
             compacted, capped = ediff.cap_e_lines(compacted, cap, self._e_dropped)
             if cut or capped or len(compacted) != len(out):
                 self.first_error = _index_of_first_error(compacted, out[self.first_error], self.first_error)

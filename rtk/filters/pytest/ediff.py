@@ -24,6 +24,8 @@ UNCHANGED_MARKER_MIN = 5
 WINDOW = 2
 HINT_RE = re.compile(r"^E\s+(?:Use -v to get (?:more|the full) diff|Omitting \d+ identical items, use -vv to show)$")
 FIRST_DIFFERING_RE = re.compile(r"^E\s+First differing element \d+:$")
+# `assert 'ab' == 'ac'` of two one-line strings: pytest then prints `- ac` and `+ ab`, the same values
+STR_EQ_RE = re.compile(r"""\bassert ('[^'\\]*'|"[^"\\]*") == ('[^'\\]*'|"[^"\\]*")$""")
 
 
 def _marker(line: str) -> str:
@@ -144,6 +146,29 @@ def compact(lines: list[str]) -> tuple[list[str], bool]:
             out.append(line)
     close_run()
     return out, cut or dropped or windowed
+
+
+def drop_restated(lines: list[str]) -> tuple[list[str], bool]:
+    """The `- right` / `+ left` pair under `assert 'left' == 'right'`, in any traceback style
+    (E lines, --tb=native's bare lines, --tb=line's indented ones): the values are in the line
+    above, character for character."""
+    out: list[str] = []
+    i, cut = 0, False
+    while i < len(lines):
+        out.append(lines[i])
+        m = STR_EQ_RE.search(lines[i])
+        if m is not None and i + 2 < len(lines) + 1 and _restates(lines[i + 1:i + 3], m.group(1), m.group(2)):
+            i, cut = i + 3, True
+            continue
+        i += 1
+    return out, cut
+
+
+def _restates(pair: list[str], left: str, right: str) -> bool:
+    if len(pair) != 2:
+        return False
+    minus, plus = (text[1:].strip() if _is_e(text) else text.strip() for text in pair)
+    return minus[:2] == "- " and plus[:2] == "+ " and repr(minus[2:]) == right and repr(plus[2:]) == left
 
 
 def cap_e_lines(lines: list[str], cap: int, held_back: int) -> tuple[list[str], int]:

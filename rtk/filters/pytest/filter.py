@@ -272,6 +272,10 @@ class PytestFilter(BaseFilter):
             return out
         if first in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
             return special
+        if first == "-" and p.PLUGIN_RULE_RE.match(line) is not None:  # pytest-benchmark, pytest-cov
+            out = self._close_block()
+            self._handler = self._after
+            return [*out, *self._after(line, stream)]
         if self._block is not None:
             self._block.add(line)
             return NOTHING
@@ -303,6 +307,7 @@ class PytestFilter(BaseFilter):
                 self._line_block.add(line)
             return NOTHING
         self.failure_seen = True
+        self._ids.crash_lines_shown = True
         out = self._close_line_block(crash=line.rstrip())
         out.append(Line(line.rstrip(), Stream.STDOUT))
         return out
@@ -359,6 +364,9 @@ class PytestFilter(BaseFilter):
         if not line.strip():
             return NOTHING
         self._passed_through += 1
+        if line.startswith("----------") and line.rstrip().endswith("----------"):  # a plugin's rule
+            title = line.strip("- \n")
+            return (Line(title, stream),) if title else NOTHING
         return (Line(line.rstrip(), stream),)
 
     # -- the end ----------------------------------------------------------------------------

@@ -44,6 +44,7 @@ class IdResolver:
         self._next = {"failed": 0, "errors": 0}
         self.reported: set[str] = set()
         self.bare_reported: set[str] = set()
+        self.crash_lines_shown = False  # --tb=line printed each failure's `path:line: message`
 
     def note(self, kind: str, where: str, verbose: bool) -> None:
         self.verbose = self.verbose or verbose
@@ -83,6 +84,8 @@ class IdResolver:
             return None
         self.reported.add(key)
         if sep and key.partition("::")[2] in self.bare_reported or key.rpartition("::")[2] in self.bare_reported:
+            return f"{word}{params} {nodeid}"
+        if sep and self.crash_lines_shown and rest.endswith("..."):  # cut to the terminal's width
             return f"{word}{params} {nodeid}"
         return f"{word}{params} {rest}"
 

@@ -53,15 +53,30 @@ class Reporter:
         if (fixture := FIXTURE_AT_RE.match(body[0]) if body else None) is not None:
             return self._same_lookup(body, captured, title, name, f"{fixture.group(1)}:{fixture.group(2)}")
         if tail < 0 or len(body) - tail < 3:
-            return [title, *lines]
+            return self._same_place(body, captured, title, name)
         key = hash(("tail", *body[tail:]))
         if (first := self._seen.get(key)) is None:
             self._seen[key] = name
-            return [title, *lines]
+            return self._same_place(body, captured, title, name)
         self.elided = True  # the frames between the test's own line and the error go
         place = _place(own_frame(body[:tail]))
         via = f", via {place}" if place else ""
         return [f"{title} (same error as {_short_ref(first, name)}{via})", *captured]
+
+    def _same_place(self, body: list[str], captured: list[str], title: str, name: str) -> list[str]:
+        """Another parameter of a test failing on the same line as an earlier one: its E lines
+        (the values differ) under one line naming the earlier one, whose location was printed."""
+        base, bracket, _ = name.partition("[")
+        frames = tuple(text for text in body if text[:2] != "E " and text != "E")
+        if not bracket or len(frames) < 2 or len(frames) == len(body):
+            return [title, *body, *captured]
+        key = hash(("place", base, *frames))
+        if (first := self._seen.get(key)) is None:
+            self._seen[key] = name
+            return [title, *body, *captured]
+        self.elided = True
+        errors = [text for text in body if text[:2] == "E " or text == "E"]
+        return [f"{title} (same place as {_short_ref(first, name)})", *errors, *captured]
 
     def _same_lookup(self, body: list[str], captured: list[str], title: str, name: str, place: str) -> list[str]:
         """A fixture that could not be found (`file PATH, line N` then `E   fixture 'x' not found`
