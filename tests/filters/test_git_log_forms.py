@@ -78,7 +78,7 @@ def test_hunks_past_the_budget_are_one_line_of_where_they_start() -> None:
     _, out = run("git diff", lines, limits={"git_diff_budget_base": 4, "git_diff_budget_scale": 1})
     assert out[0].startswith("big.py (+55 -55, ") and out[1] == "@@ -1,50 +1,50 @@ def big():"
     folded = [text for text in out if text.startswith("... ") and "hunks not shown (at lines" in text]
-    assert len(folded) == 1 and "201, 301, 401, 501)" in folded[0]
+    assert len(folded) == 1 and "201: def f2():; 301: def f3():; 401: def f4():; 501: def f5():)" in folded[0]
     for start in range(101, 502, 100):  # every hunk is located: its header, or the folded line
         assert any(text.startswith(f"@@ -{start},") for text in out) or f" {start}" in folded[0]
 
@@ -88,3 +88,21 @@ def test_a_repeated_fork_column_prints_once() -> None:
              "|/      side", "|/"]
     _, out = run("git log --graph", lines)
     assert out == ["| * bbbbbbb 2026-08-03 A: side", "|/"]
+
+
+def test_a_deleted_file_is_its_line_alone() -> None:
+    lines = ["diff --git a/old.py b/old.py", "deleted file mode 100644", "index 1234567..0000000",
+             "--- a/old.py", "+++ /dev/null", "@@ -1,30 +0,0 @@", *(f"-line {i}" for i in range(30))]
+    filt, out = run("git diff", lines)
+    assert out[0] == "old.py (deleted, -30)" and not any(text.startswith(("@@", "-", "... ")) for text in out)
+    assert filt.elided
+
+
+def test_a_run_past_the_budget_folds_into_the_file_count_without_a_marker() -> None:
+    lines = ["diff --git a/a.py b/a.py", "--- a/a.py", "+++ b/a.py", "@@ -1,50 +1,50 @@",
+             *(f"{'-+'[i % 2]}x {i}" for i in range(100)),
+             "diff --git a/gen.py b/gen.py", "--- a/gen.py", "+++ b/gen.py", "@@ -0,0 +1,40 @@",
+             *(f"+gen {i}" for i in range(40))]
+    _, out = run("git diff", lines, limits={"git_diff_budget_base": 4, "git_diff_budget_scale": 1})
+    at = out.index("gen.py (+40, 40 not shown)")
+    assert out[at + 1] == "... 1 hunk not shown (at line 1)"

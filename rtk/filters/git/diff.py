@@ -8,7 +8,7 @@ left out says how many (`src/a.py (+300 -10, 250 not shown)`); the hunks none of
 it into the budget are one line giving where they start (`... 3 hunks not shown (at lines 12,
 80, 140)`) instead of a header each; one closing line names the command that shows one file whole
 (content elided: recall).
-The lines of a deleted file are elided with a marker (`... 84 removed lines of the deleted file`).
+The lines of a deleted file are left out: its line says so (`old.py (deleted, -84)`).
 Drops: `index`, `---`/`+++` lines (the file line names the file), the other context lines.
 Combined diffs of merges (`diff --cc`) work the same way. Lines it does not know pass through.
 """
@@ -19,11 +19,11 @@ from collections.abc import Iterable
 
 from rtk.filters.base import FilterContext, Line, Stream
 from rtk.filters.git.common import GitFilter, out
-from rtk.filters.git.hunk import UNLIMITED, Budget, Hunk, deleted_file_marker
+from rtk.filters.git.hunk import UNLIMITED, Budget, Hunk
 
 HUNK_RE = re.compile(r"(@@+) -\d+")
 NEW_START_RE = re.compile(r" \+(\d+)")
-MAX_UNSHOWN_STARTS = 20
+MAX_UNSHOWN_STARTS = 60
 FILE_START = ("diff --git ", "diff --cc ", "diff --combined ")
 HEADER_TAGS = {
     "new file mode ": "new", "deleted file mode ": "deleted",
@@ -52,7 +52,8 @@ class FileDiff:
         self.held: list[str] = []
         self.header_shown = False
         self.hidden = 0
-        self.unshown: list[str] = []  # where the hunks start that printed none of their lines
+        # where the hunks start that printed none of their lines, and the section git named (`def f():`)
+        self.unshown: list[tuple[str, str]] = []
 
     def title(self, with_counts: bool = True) -> str:
         name = f"{self.old_name} -> {self.name}" if self.old_name and self.old_name != self.name else self.name
@@ -77,7 +78,7 @@ class DiffParser:
         self.folded = False  # lines of a file left out: the one-file command is worth a hint
         self.deleted = False
         self.pending_header: str | None = None  # the open hunk's @@ line, printed with its first kept line
-        self.hunk_start = ""
+        self.hunk_start = ("", "")
 
     @staticmethod
     def starts(text: str) -> bool:
@@ -155,7 +156,10 @@ class DiffParser:
         self.hunk = Hunk(width, Budget(0, 0) if self.deleted else self.budget, self.fold)
         self.pending_header = text
         m = NEW_START_RE.search(text)
-        self.hunk_start = m[1] if m else "?"
+        marker = "@" * (width + 1)
+        close = text.find(" " + marker, len(marker))
+        section = text[close + len(marker) + 1:].strip() if close >= 0 else ""
+        self.hunk_start = (m[1] if m else "?", section)
         return []
 
     def _hunk_line(self, text: str) -> list[str]:
@@ -173,14 +177,21 @@ class DiffParser:
         return self._file_lines(lines) if lines else []
 
     def _unshown_line(self) -> list[str]:
+        """`... 3 hunks not shown (at lines 9, 23: jobs:; 53: def main():)`."""
         file = self.file
         if file is None or not file.unshown:
             return []
         starts, file.unshown = file.unshown, []
-        where = ", ".join(starts[:MAX_UNSHOWN_STARTS])
-        more = f", +{len(starts) - MAX_UNSHOWN_STARTS} more" if len(starts) > MAX_UNSHOWN_STARTS else ""
-        what = "hunk" if len(starts) == 1 else "hunks"
-        return [f"... {len(starts)} {what} not shown (at {'line' if len(starts) == 1 else 'lines'} {where}{more})"]
+        groups: list[tuple[list[str], str]] = []
+        for line, section in starts[:MAX_UNSHOWN_STARTS]:
+            if groups and groups[-1][1] == section:
+                groups[-1][0].append(line)
+            else:
+                groups.append(([line], section))
+        where = "; ".join(", ".join(lines) + (f": {section}" if section else "") for lines, section in groups)
+        more = f"; +{len(starts) - MAX_UNSHOWN_STARTS} more" if len(starts) > MAX_UNSHOWN_STARTS else ""
+        what = "1 hunk not shown (at line" if len(starts) == 1 else f"{len(starts)} hunks not shown (at lines"
+        return [f"... {what} {where}{more})"]
 
     def _close_hunk(self) -> list[str]:
         hunk, self.hunk = self.hunk, None
@@ -188,13 +199,13 @@ class DiffParser:
             return []
         lines, elided = hunk.close()
         if self.deleted:
-            lines, elided = [deleted_file_marker(hunk.changed)], hunk.changed > 0
+            lines, elided = [], hunk.changed > 0
         elif self.file is not None:
             self.file.hidden += hunk.hidden
         self.folded = self.folded or (elided and not self.deleted)
         self.elided = self.elided or elided
         shown = self._shown(lines)
-        if self.pending_header is not None and self.file is not None:
+        if self.pending_header is not None and self.file is not None and not self.deleted:
             self.file.unshown.append(self.hunk_start)
         self.pending_header = None
         return shown

@@ -5,7 +5,8 @@
   (`... 1,494 more removed lines`): a new file, a deleted block, a generated table.
 - Budget: over the whole output, the changed lines printed stay within
   `base + scale * sqrt(changed lines seen so far)`, so a small diff prints whole and a huge one
-  grows its output slowly; past the budget only hunk headers and per-file counts print.
+  grows its output slowly; past the budget only hunk headers and per-file counts print, and
+  lines again once RESUME of them have accrued.
 - Context: one line before and after each run of changes while the patch is small; none once the
   patch is past the budget's base (large diffs), where the hunk headers say where lines are.
 Everything left out is counted, so the file's line can say so and the recall store has it.
@@ -18,6 +19,7 @@ from collections import deque
 from rtk.filters.base import elision_marker
 
 RUN_HEAD, RUN_TAIL, RUN_MIN_FOLD = 4, 2, 6
+RESUME = 6
 UNLIMITED = 1 << 60
 
 
@@ -27,15 +29,21 @@ class Budget:
     def __init__(self, base: int, scale: float) -> None:
         self.base, self.scale = base, scale
         self.seen = self.kept = 0
+        self.spent = False
 
     @property
     def large(self) -> bool:
         return self.seen > self.base
 
     def take(self) -> bool:
-        if self.kept < self.base + self.scale * math.sqrt(self.seen):
+        """Once spent, the budget prints again only when RESUME lines have accrued: a few lines
+        together, not one line here and there each time the square root passes an integer."""
+        room = self.base + self.scale * math.sqrt(self.seen) - self.kept
+        if room > 0 and (not self.spent or room >= RESUME):
             self.kept += 1
+            self.spent = False
             return True
+        self.spent = True
         return False
 
 
@@ -52,7 +60,8 @@ class Hunk:
         self._run = 0
         self._held: deque[str] = deque()
         self._dropped = 0
-        self.any_folded = False
+        self._run_shown = 0  # lines of the current run printed: a run none of whose lines fit
+        self.any_folded = False  # the budget is counted as not shown, without a fold marker
 
     def add(self, text: str) -> tuple[list[str], int, int]:
         """Kept lines for one hunk line, and the +/- it counts for."""
@@ -68,7 +77,9 @@ class Hunk:
         self._sign = prefix
         self._run += 1
         if self._run <= RUN_HEAD or not self.fold:
-            out.extend(self._emit(text))
+            emitted = self._emit(text)
+            self._run_shown += bool(emitted)
+            out.extend(emitted)
         else:
             self._hold(text)
         return out, plus, minus
@@ -92,15 +103,18 @@ class Hunk:
         return lines
 
     def _close_run(self) -> list[str]:
-        held, dropped, sign = self._held, self._dropped, self._sign
-        self._held, self._dropped, self._run = deque(), 0, 0
+        held, dropped, sign, shown = self._held, self._dropped, self._sign, self._run_shown
+        self._held, self._dropped, self._run, self._run_shown = deque(), 0, 0, 0
         if not dropped:
             return [kept for text in held for kept in self._emit(text)]
         folded = dropped + len(held) - RUN_TAIL
         self.any_folded = True
+        tail = [kept for text in list(held)[-RUN_TAIL:] for kept in self._emit(text)]
+        if not shown and not tail:  # past the budget: the file's line counts it, no marker needed
+            self.hidden += folded
+            return []
         what = "added lines" if "+" in sign else "removed lines"
-        tail = list(held)[-RUN_TAIL:]
-        return [elision_marker(folded, what), *(kept for text in tail for kept in self._emit(text))]
+        return [elision_marker(folded, what), *tail]
 
     def _context(self, text: str) -> list[str]:
         out = self._close_run()
@@ -116,8 +130,3 @@ class Hunk:
         """The lines still held (a run's tail), and whether anything was left out."""
         lines = self._close_run()
         return lines, self.any_folded or self.hidden > 0
-
-
-def deleted_file_marker(count: int) -> str:
-    return f"... {count:,} removed lines of the deleted file"
-
