@@ -214,3 +214,10 @@ def test_repeats_of_a_parametrized_test_on_the_same_line_keep_only_their_values(
     printed, _ = run([f"{SEP} FAILURES {SEP}", "____ test_intcomma[a-1] ____", *body("1_0"),
                       "____ test_intcomma[b-2] ____", *body("2_0"), f"{SEP} 2 failed in 0.10s {SEP}"])
     assert printed[4:6] == ["FAILED test_intcomma[b-2] (same place as [a-1])", "E       AssertionError: assert '2_0' == 'x'"]
+
+
+def test_a_run_of_repeats_of_one_failure_says_as_above() -> None:
+    body = ["> db.run(sql)", "E   AttributeError: 'str' object has no attribute 'decode'", "src/db.py:9: AttributeError"]
+    printed, _ = run(blocks(("test_a", body), ("test_b", body), ("test_c", body)))
+    assert printed[3:] == ["FAILED test_b (same traceback as test_a)", "FAILED test_c (same traceback as above)",
+                           "pytest: 3 failed in 0.10s"]

@@ -27,6 +27,7 @@ class Reporter:
         self.rootdir = ""
         self.elided = False
         self._seen: dict[int, str] = {}
+        self._last: tuple[str, str] | None = None  # what the last one-line repeat repeated
 
     def render(self, block: Block) -> list[str]:
         lines = block.render()
@@ -37,7 +38,11 @@ class Reporter:
         title = self.title(block)
         name = title.partition(" of ")[2] or title.partition(" ")[2]
         name = name.rpartition("/")[2] if "::" in name else name  # `test_x.py::TestA::test_b`
-        return self._dedupe(block, _unnamed_own_frame(lines, block), title, name)
+        last = self._last
+        out = self._dedupe(block, _unnamed_own_frame(lines, block), title, name)
+        if self._last is last and out[:1] == [title]:
+            self._last = None  # printed in full: `above` would name it
+        return out
 
     def _dedupe(self, block: Block, lines: list[str], title: str, name: str) -> list[str]:
         """A failure whose traceback (or its error part) was printed already refers to it."""
@@ -46,8 +51,8 @@ class Reporter:
         if len(body) > 1 and (first := self._seen.get(whole)) is not None:
             self.elided = True
             if captured and self._seen.get(hash((whole, block.captured_key()))) == first:
-                return [f"{title} (same traceback and output as {_short_ref(first, name)})"]
-            return [f"{title} (same traceback as {_short_ref(first, name)})", *captured]
+                return [self._repeat(title, "traceback and output", first, name)]
+            return [self._repeat(title, "traceback", first, name), *captured]
         if whole not in self._seen:
             self._seen[whole] = self._seen[hash((whole, block.captured_key()))] = name
         if (fixture := FIXTURE_AT_RE.match(body[0]) if body else None) is not None:
@@ -61,7 +66,7 @@ class Reporter:
         self.elided = True  # the frames between the test's own line and the error go
         place = _place(own_frame(body[:tail]))
         via = f", via {place}" if place else ""
-        return [f"{title} (same error as {_short_ref(first, name)}{via})", *captured]
+        return [self._repeat(title, "error", first, name, via), *captured]
 
     def _same_place(self, body: list[str], captured: list[str], title: str, name: str) -> list[str]:
         """Another parameter of a test failing on the same line as an earlier one: its E lines
@@ -76,7 +81,7 @@ class Reporter:
             return [title, *body, *captured]
         self.elided = True
         errors = [text for text in body if text[:2] == "E " or text == "E"]
-        return [f"{title} (same place as {_short_ref(first, name)})", *errors, *captured]
+        return [self._repeat(title, "place", first, name), *errors, *captured]
 
     def _same_lookup(self, body: list[str], captured: list[str], title: str, name: str, place: str) -> list[str]:
         """A fixture that could not be found (`file PATH, line N` then `E   fixture 'x' not found`
@@ -86,7 +91,14 @@ class Reporter:
             self._seen[key] = name
             return [title, *body, *captured]
         self.elided = True
-        return [f"{title} (same error as {_short_ref(first, name)}, via {place})", *captured]
+        return [self._repeat(title, "error", first, name, f", via {place}"), *captured]
+
+    def _repeat(self, title: str, what: str, first: str, name: str, via: str = "") -> str:
+        """`FAILED id (same error as test_x, via t.py:3)`; `as above` when the line before said
+        the same of the same failure, as fifty tests failing on one broken fixture do in a row."""
+        ref = "above" if self._last == (what, first) else _short_ref(first, name)
+        self._last = (what, first)
+        return f"{title} (same {what} as {ref}{via})"
 
     def title(self, block: Block) -> str:
         title = block.title
