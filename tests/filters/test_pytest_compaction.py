@@ -219,5 +219,5 @@ def test_repeats_of_a_parametrized_test_on_the_same_line_keep_only_their_values(
 def test_a_run_of_repeats_of_one_failure_says_as_above() -> None:
     body = ["> db.run(sql)", "E   AttributeError: 'str' object has no attribute 'decode'", "src/db.py:9: AttributeError"]
     printed, _ = run(blocks(("test_a", body), ("test_b", body), ("test_c", body)))
-    assert printed[3:] == ["FAILED test_b (same traceback as test_a)", "FAILED test_c (same traceback as above)",
+    assert printed[4:] == ["FAILED test_b (same traceback as test_a)", "FAILED test_c (same traceback as above)",
                            "pytest: 3 failed in 0.10s"]
