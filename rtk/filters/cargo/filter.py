@@ -1,14 +1,18 @@
 """cargo build|check|clippy|test|run|nextest run: diagnostics, failing tests and one summary.
 
 Kept: every rustc/clippy diagnostic (code, message, locations, labels, help and notes; the code
-frame shortened to one `line:col` line per label and a suggestion's new code), repeated lints folded into a location list, cargo's
-own errors (`could not compile`, `test failed, to rerun pass ...`), each failing test's
-`---- name stdout ----` block with its backtrace cut to the user's frames, the failing test names,
-and any line this filter does not know. `cargo run`: everything after `Running `prog`` is the
-program's own output and passes through untouched.
+frame shortened to one `line:col` line per label and a suggestion's new code), repeated lints
+folded into one line per message with every place (`places.py`; `--message-format short` in
+`short.py`), cargo's own errors (`could not compile`, `test failed, to rerun pass ...`), each
+failing test's `---- name stdout ----` block with its backtrace cut to the user's frames (a panic
+already shown, in this binary or an earlier one, named instead: `panics.py`), the failing test
+names, what tests printed (`--nocapture`, `--show-output`), and any line this filter does not
+know. `cargo run`: everything after `Running `prog`` is the program's own output and passes
+through untouched, but for a panic's backtrace, cut like a test's.
 Dropped (noise): status lines (`Compiling`, `Checking`, `Finished`, `Running`, `Doc-tests`, ...),
-`running N tests`, `test x ... ok`, `test result:` lines (summed into one summary), blank lines,
-rustc's `For more information ...` trailers, ANSI codes.
+`running N tests`, `test x ... ok`, `test result:` lines (summed into one summary), the names of
+passing tests, blank lines, rustc's `For more information ...` trailers, ANSI codes; a passing
+doc-test run's `compile_fail` errors become one line (`doctests.py`).
 Each kept line stays on the stream cargo wrote it to; a diagnostic is printed when its block ends.
 """
 from __future__ import annotations
