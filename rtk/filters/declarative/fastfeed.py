@@ -11,14 +11,19 @@ The source holds generated names only; every pattern and literal is a value in i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from rtk.filters.base import Line, Stream, strip_ansi
 
 from .fast import Names, any_test_expr, one_test_expr, replace_code
 from .pattern import LINE_CAP, AnyOf
 from .pipeline import RulePipeline
+from .rules import Rules
 
 LineFeed = Callable[[str, Stream], Iterable[Line]]
+
+
+PLAIN = "return [new(Line, (kept, stream)) for kept in general(text)]"
 
 
 def line_feed(pipeline: RulePipeline, pass_stderr: bool) -> LineFeed:
@@ -26,7 +31,7 @@ def line_feed(pipeline: RulePipeline, pass_stderr: bool) -> LineFeed:
     rules = pipeline.rules
     names = Names(Line=Line, new=tuple.__new__, STDERR=Stream.STDERR, CAP=LINE_CAP, NEWLINE="\n",
                   strip_ansi=strip_ansi, pipeline=pipeline, general=pipeline.feed_prepared,
-                  counts=pipeline.counts)
+                  counts=pipeline.counts, in_section={})
     code = ["def feed(line, stream):"]
     if pass_stderr:
         code.append("    if stream is STDERR: return (new(Line, (line, stream)),)")
@@ -35,20 +40,52 @@ def line_feed(pipeline: RulePipeline, pass_stderr: bool) -> LineFeed:
         code.append('    if "\\x1b" in text: text = strip_ansi(text)')
     code += ["    " + line for rule in rules.replace for line in replace_code(rule, names)]
     code.append("    probe = text if len(text) <= CAP else text[:CAP]")
-    code += ["    " + line for line in _line_rules(pipeline, names)]
-    code += ["    " + line for line in _kept(pipeline, names)]
-    return names.function("\n".join(code) + "\n", "feed")  # type: ignore[return-value]
-
-
-def _line_rules(pipeline: RulePipeline, names: Names) -> list[str]:
-    rules = pipeline.rules
-    plain = "return [new(Line, (kept, stream)) for kept in general(text)]"
     if any(counter.sum_group is not None for counter in rules.counters.values()):
-        return [plain]
+        code.append("    " + PLAIN)  # a counter summing a group: the plain path for every line
+    else:
+        code += ["    " + line for line in _sections(pipeline, names) + _line_rules(rules, names)]
+        code += ["    " + line for line in _kept(pipeline, names)]
+    source = "\n".join(code) + "\n" + "".join(_section_function(pipeline, i, names) for i in range(len(rules.sections)))
+    feed = names.function(source, "feed")
+    names.values["in_section"].update(  # type: ignore[attr-defined]
+        {id(section): names.values[f"section{i}"] for i, section in enumerate(rules.sections)})
+    return feed  # type: ignore[return-value]
+
+
+def _sections(pipeline: RulePipeline, names: Names) -> list[str]:
+    """A line in an open section goes to that section's function; one that opens a section
+    (or closes one: the plain path decides those) to `feed_prepared`."""
+    sections = pipeline.rules.sections
+    if not sections:
+        return []
+    starts = any_test_expr(AnyOf([section.start for section in sections]), "probe", names)
+    return ["section = pipeline.section",
+            "if section is not None: return in_section[id(section)](text, probe, stream)",
+            f"if {starts}: {PLAIN}"]
+
+
+def _section_function(pipeline: RulePipeline, index: int, names: Names) -> str:
+    """`section{index}(text, probe, stream)`: `RulePipeline._in_section` for one section, for
+    lines that neither end it nor open another (those take the plain path)."""
+    rules = pipeline.rules
+    section = rules.sections[index]
+    leaves = [one_test_expr(section.end, "probe", names)] if section.end is not None else []
+    others = [other.start for other in rules.sections if other is not section]
+    leaves += [any_test_expr(AnyOf(others), "probe", names)] if others else []
+    code = [f"if {' or '.join(leaves)}: {PLAIN}"] if leaves else []
+    code += _line_rules(replace(rules, strip=section.strip, keep_only=section.keep_only), names)
+    if not section.keep:
+        code.append("return ()")
+    else:
+        if section.max_lines is not None:
+            code += [f"if pipeline.section_kept >= {names.add(section.max_lines, 'most')}:",
+                     "    pipeline.section_hidden += 1", "    return ()"]
+        code += ["pipeline.section_kept += 1"] + _kept(pipeline, names)
+    return f"\n\ndef section{index}(text, probe, stream):\n" + "".join(f"    {line}\n" for line in code)
+
+
+def _line_rules(rules: Rules, names: Names) -> list[str]:
     code = []
-    if rules.sections:
-        starts = any_test_expr(AnyOf([section.start for section in rules.sections]), "probe", names)
-        code.append(f"if pipeline.section is not None or {starts}: {plain}")
     for name, counter in rules.counters.items():
         code.append(f"if {one_test_expr(counter.pattern, 'probe', names)}: counts[{names.add(name, 'name')}] += 1")
     if rules.strip is not None:
