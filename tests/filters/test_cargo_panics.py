@@ -100,3 +100,9 @@ def test_doc_test_errors_stream_again_past_the_hold_limit() -> None:
     printed = [line for _ in range(MAX_HELD // 2) for line in held.hold(diag, block)]
     assert printed == block * (MAX_HELD // 2)  # released at the limit, all of it in order
     assert held.hold(diag, block) == block and held.result(passed=True) == ([], False)
+
+
+def test_quiet_binaries_are_named_by_their_rerun_target() -> None:
+    printed = run("regex_test_q_nofailfast", "cargo test -q --no-fail-fast", 101)
+    assert printed.count("failures: the same 8 tests as in `--test backtrack`, with the same panics") == 4
+    assert printed.count("---- api::expand10 stdout ----") == 1

@@ -47,6 +47,7 @@ class CargoFilter(BaseFilter):
         self.backtrace: Backtrace | None = None
         self.names: list[str] = []
         self.test_name = ""
+        self.suite_named = False  # a `Running x` line named the test binary now running
         self.passing_names = False  # in `successes:`, the list of passing tests after their output
         self.crates = 0
         self.warnings = 0
@@ -137,7 +138,7 @@ class CargoFilter(BaseFilter):
         elif word == "Doc-tests" or (word == "Running" and not L.PROGRAM_RE.match(rest)):
             self.tally.suites += 1
             self.doc_errors.running = word == "Doc-tests"
-            self.panics.suite = L.suite_name(word, rest)
+            self.panics.suite, self.suite_named = L.suite_name(word, rest), True
         elif word == "Running":
             return [*self._flush(stream), *self._running_program(f"Running {rest}", stream)]
         return self._flush(stream) if word in ("Finished", "Running") else []
@@ -151,7 +152,7 @@ class CargoFilter(BaseFilter):
             self.mode = PROGRAM
             return [Line(text.strip(), stream)]
         self.tally.suites += 1  # a test binary under `cargo test -v`
-        self.panics.suite = L.suite_name("Running", text[len("Running "):])
+        self.panics.suite, self.suite_named = L.suite_name("Running", text[len("Running "):]), True
         return []
 
     def _is_test_line(self, text: str) -> bool:
@@ -167,7 +168,10 @@ class CargoFilter(BaseFilter):
             return []
         if L.BLOCK_HEADER_RE.match(text):
             return self._open_block(text, stream)
+        if L.RUNNING_TESTS_RE.match(text) and not self.suite_named:  # `cargo -q test`: no `Running`
+            self.panics.suite = f"test binary {self.tally.results + 1}"
         if self.tally.add(text):
+            self.suite_named = False
             self.test_stream = stream
             self.failure_seen |= self.tally.failed > 0
             held, folded = self.doc_errors.result(text.startswith("test result: ok."))
@@ -183,6 +187,9 @@ class CargoFilter(BaseFilter):
             return self._flush(stream)
         if L.CARGO_FAILURE_RE.match(text):
             self.failure_seen = True
+            rerun = L.RERUN_RE.search(text)
+            if rerun and self.panics.suite.startswith("test binary "):
+                self.panics.rename_suite(f"`{rerun.group(1)}`")
             return [*self._flush(stream), Line(text, stream)]
         if text.startswith(L.CARGO_NOISE) or self.doc_errors.hold_line(text):
             return []

@@ -27,6 +27,7 @@ CARGO_FAILURE_RE = re.compile(
 )
 # `thread 'a::b' (12345) panicked at`: the thread id changes on every run
 PANIC_THREAD_ID_RE = re.compile(r"^(thread '.*?') \(\d+\) panicked at ")
+RERUN_RE = re.compile(r"to rerun pass `([^`]+)`")
 CARGO_NOISE = (
     "warning: build failed, waiting for other jobs to finish...",
     "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",

@@ -128,6 +128,16 @@ class PanicBlocks:
         self._repeats = {}
         return out
 
+    def rename_suite(self, name: str) -> None:
+        """The binary that just ran is `name` from now on (its rerun target, when cargo -q
+        printed no `Running` line to name it by)."""
+        old, self.suite = self.suite, name
+        self._failing = {name if suite == old else suite: tests for suite, tests in self._failing.items()}
+        self._signature_of = {(name if suite == old else suite, test): sig
+                              for (suite, test), sig in self._signature_of.items()}
+        self._first_with = {sig: (test, name if suite == old else suite)
+                            for sig, (test, suite) in self._first_with.items()}
+
     def mirrored_suite(self, failing: list[str]) -> str | None:
         """The earlier binary whose failing tests were these same ones, each with the panic it
         has here (one test file compiled into several binaries): nothing new to show. None if
