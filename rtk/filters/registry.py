@@ -19,6 +19,7 @@ from rtk.filters.serves import Match, Serves
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
+    from typing import Any
 
     from rtk.filters.base import Filter, FilterContext
 
@@ -129,12 +130,16 @@ REGISTRY = _Registry()
 
 def load(name: str, ctx: FilterContext) -> Filter:
     """Build the named filter; a module that is missing or broken gives the generic filter."""
-    import importlib
-
     serves = REGISTRY.get(name) or REGISTRY[FALLBACK]
     try:
-        module = importlib.import_module(serves.module)
+        module = _imported(serves.module)
     except ImportError:
         serves = REGISTRY[FALLBACK]
-        module = importlib.import_module(serves.module)
+        module = _imported(serves.module)
     return module.create(ctx.replace(filter_name=serves.name))
+
+
+def _imported(name: str) -> Any:
+    """importlib.import_module without importing importlib (and the warnings it loads)."""
+    __import__(name)
+    return sys.modules[name]

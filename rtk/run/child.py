@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import _thread
 import os
-import signal
 import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import signal
     from collections.abc import Mapping
+else:  # `signal` wraps this in enums, and `enum` costs milliseconds on every run
+    import _signal as signal
 
 RESTORED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ")
                          if hasattr(signal, name))

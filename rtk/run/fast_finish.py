@@ -1,7 +1,8 @@
 """Most agent commands (`git status`, `git diff`) end in a few milliseconds: finish those without trio.
 
 Importing trio costs ~100 ms, far more than such a command runs. So before importing it, rtk
-reads the child with `selectors` for a short budget; if the child exits and its output ends
+reads the child with `select.poll` (not `selectors`, whose import costs more than a `git status`)
+for a short budget; if the child exits and its output ends
 within it, the run is complete and trio is never loaded. Otherwise whatever was read is already
 in the pipeline, and the trio session carries on with the descriptors still open. A signal
 that arrives meanwhile also hands over to the session, which owns forwarding and the grace kill.
@@ -10,12 +11,17 @@ from __future__ import annotations
 
 import errno
 import os
-import selectors
+import select
+import sys
 import time
 
 from rtk.filters.base import Stream
 from rtk.run.child import Child, ChildTimeout
 from rtk.run.output import RunOutput
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 BUDGET_SECONDS = 0.05
 READ_SIZE = 256 * 1024
@@ -28,15 +34,13 @@ def drain(child: Child, fds: dict[int, int], output: RunOutput,
     Descriptors that reached their end are closed and removed from `fds`.
     """
     deadline = time.monotonic() + (BUDGET_SECONDS if budget is None else budget)
-    with selectors.DefaultSelector() as selector:
-        for fd in fds.values():
-            selector.register(fd, selectors.EVENT_READ)
-        while fds and not signals:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return False
-            for key, _ in selector.select(remaining):
-                _read_one(key.fd, fds, output, selector)
+    poller = _Poller(fds.values())
+    while fds and not signals:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        for fd in poller.ready(remaining):
+            _read_one(fd, fds, output, poller)
     if signals:
         return False
     try:
@@ -46,14 +50,34 @@ def drain(child: Child, fds: dict[int, int], output: RunOutput,
     return True
 
 
-def _read_one(fd: int, fds: dict[int, int], output: RunOutput, selector: selectors.BaseSelector) -> None:
+class _Poller:
+    """poll(2) where it works on every descriptor; select(2) on macOS, whose poll ignores ptys."""
+
+    def __init__(self, fds: Iterable[int]) -> None:
+        self.fds = set(fds)
+        self._poll = select.poll() if sys.platform != "darwin" else None
+        for fd in self.fds if self._poll is not None else ():
+            self._poll.register(fd, select.POLLIN)  # type: ignore[union-attr]
+
+    def ready(self, timeout: float) -> list[int]:
+        if self._poll is None:
+            return select.select(list(self.fds), [], [], timeout)[0]
+        return [fd for fd, _ in self._poll.poll(max(1, int(timeout * 1000 + 0.999)))]
+
+    def unregister(self, fd: int) -> None:
+        self.fds.discard(fd)
+        if self._poll is not None:
+            self._poll.unregister(fd)
+
+
+def _read_one(fd: int, fds: dict[int, int], output: RunOutput, poller: _Poller) -> None:
     stream = Stream(next(s for s, f in fds.items() if f == fd))
     chunk = _read(fd)
     if chunk:
         output.feed(chunk, stream)
         if not output.reader_gone(stream):
             return
-    selector.unregister(fd)
+    poller.unregister(fd)
     os.close(fd)
     del fds[int(stream)]
     output.end_of_stream(stream)

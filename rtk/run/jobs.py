@@ -21,8 +21,13 @@ Standard library only: this runs before trio is imported.
 from __future__ import annotations
 
 import os
-import signal
 import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import signal
+else:  # `signal` wraps this in enums, and `enum` costs milliseconds on every run
+    import _signal as signal
 
 LEFTOVER_GRACE_SECONDS = 0.5
 TERMINAL_STOPS = (signal.SIGTTIN, signal.SIGTTOU)

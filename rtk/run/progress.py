@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
 
 from rtk.shell.quote import join_words
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # `collections.abc` imports `collections`, a dozen modules, on every run
+    from collections.abc import Callable, Mapping, Sequence
 
 REDRAW_HZ = 10
 FIRST_DRAW_SECONDS = 0.25  # a command that is done by then never shows a status line

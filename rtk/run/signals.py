@@ -11,11 +11,13 @@ does not start the grace-period kill: the child stops, and rtk stops with it (jo
 """
 from __future__ import annotations
 
-import signal
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import signal
+
     from rtk.run.jobs import ChildGroup
+else:  # `signal` wraps this in enums, and `enum` costs milliseconds on every run
+    import _signal as signal
 
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 SUSPEND = signal.SIGTSTP

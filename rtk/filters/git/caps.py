@@ -6,8 +6,6 @@ more there were and in which folders (`... 460 more files (gen/: 400, docs/: 60)
 """
 from __future__ import annotations
 
-from collections import Counter
-
 from rtk.filters.base import elision_marker
 
 TOP_DIRS = 5
@@ -28,7 +26,7 @@ class CappedList:
         self.show, self.cap = show, max(cap, show)
         self.count = 0
         self._held: list[tuple[str, str]] = []
-        self._folders: Counter[str] = Counter()
+        self._folders: dict[str, int] = {}  # not a Counter: `collections` is a dozen imports on git status
 
     @property
     def overflowed(self) -> bool:
@@ -42,10 +40,13 @@ class CappedList:
             self._held.append((text, path))
             return []
         for _, held_path in self._held:
-            self._folders[folder_of(held_path)] += 1
+            self._count(folder_of(held_path))
         self._held = []
-        self._folders[folder_of(path)] += 1
+        self._count(folder_of(path))
         return []
+
+    def _count(self, folder: str) -> None:
+        self._folders[folder] = self._folders.get(folder, 0) + 1
 
     def close(self, what: str = "files") -> list[str]:
         if not self.overflowed:

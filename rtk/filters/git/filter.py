@@ -10,12 +10,12 @@ not look like git's English output. Errors and conflicts are always printed verb
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from rtk.filters.git.common import PassFilter, has_flag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rtk.filters.base import Filter, FilterContext
 
 OPTS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
