@@ -106,3 +106,11 @@ def test_a_run_past_the_budget_folds_into_the_file_count_without_a_marker() -> N
     _, out = run("git diff", lines, limits={"git_diff_budget_base": 4, "git_diff_budget_scale": 1})
     at = out.index("gen.py (+40, 40 not shown)")
     assert out[at + 1] == "... 1 hunk not shown (at line 1)"
+
+
+def test_a_very_long_changed_line_keeps_its_start() -> None:
+    long = "var a=" + "x" * 5000
+    lines = ["diff --git a/b.min.js b/b.min.js", "--- a/b.min.js", "+++ b/b.min.js", "@@ -1 +1 @@", f"-{long}", f"+{long}y"]
+    filt, out = run("git diff", lines)
+    assert out[2] == f"-{long[:239]} ... [4,767 more characters]"
+    assert out[3].endswith(" ... [4,768 more characters]") and filt.elided

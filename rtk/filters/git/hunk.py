@@ -9,6 +9,7 @@
   lines again once RESUME of them have accrued.
 - Context: one line before and after each run of changes while the patch is small; none once the
   patch is past the budget's base (large diffs), where the hunk headers say where lines are.
+- Long lines: a line over LONG_LINE characters keeps its first CLIP_TO and says how many more.
 Everything left out is counted, so the file's line can say so and the recall store has it.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rtk.filters.base import elision_marker
 
 RUN_HEAD, RUN_TAIL, RUN_MIN_FOLD = 4, 2, 6
 RESUME = 6
+LONG_LINE, CLIP_TO = 1200, 240  # a printed line longer than LONG_LINE keeps its first CLIP_TO characters
 UNLIMITED = 1 << 60
 
 
@@ -96,11 +98,18 @@ class Hunk:
             self.hidden += 1
             self._last_kept = False
             return []
-        lines = [text]
+        lines = [self._clip(text)]
         if self._before is not None and not self.budget.large:
-            lines.insert(0, self._before)
+            lines.insert(0, self._clip(self._before))
         self._before, self._after_change, self._last_kept = None, True, True
         return lines
+
+    def _clip(self, text: str) -> str:
+        """A minified bundle's or a lockfile's line can be 60,000 characters: its start says what it is."""
+        if len(text) <= LONG_LINE or not self.fold:
+            return text
+        self.any_folded = True
+        return f"{text[:CLIP_TO]} ... [{len(text) - CLIP_TO:,} more characters]"
 
     def _close_run(self) -> list[str]:
         held, dropped, sign, shown = self._held, self._dropped, self._sign, self._run_shown
@@ -122,7 +131,7 @@ class Hunk:
         if self._after_change:
             self._after_change = False
             if not self.budget.large and self._last_kept:
-                return [*out, text]
+                return [*out, self._clip(text)]
         self._before, self._last_kept = text, False
         return out
 
