@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rtk.filters.base import FilterContext, Stream
 from rtk.filters.pytest import create
-from rtk.filters.pytest.ediff import cap_e_lines, compact
+from rtk.filters.pytest.ediff import cap_e_lines, compact, drop_restated
 from rtk.filters.pytest.filter import PytestFilter
 
 SEP = "=" * 30
@@ -221,3 +221,11 @@ def test_a_run_of_repeats_of_one_failure_says_as_above() -> None:
     printed, _ = run(blocks(("test_a", body), ("test_b", body), ("test_c", body)))
     assert printed[4:] == ["FAILED test_b (same traceback as test_a)", "FAILED test_c (same traceback as above)",
                            "pytest: 3 failed in 0.10s"]
+
+
+def test_unittests_string_diff_restating_both_values_goes() -> None:
+    lines, _ = compact(["E       AssertionError: 'ab c' != 'a b c'", "E       - ab c", "E       + a b c",
+                          "E        : failure in transform_string"])
+    lines, restated = drop_restated(lines)
+    assert lines == ["E       AssertionError: 'ab c' != 'a b c'", "E        : failure in transform_string"]
+    assert restated

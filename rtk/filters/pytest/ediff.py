@@ -26,6 +26,8 @@ HINT_RE = re.compile(r"^E\s+(?:Use -v to get (?:more|the full) diff|Omitting \d+
 FIRST_DIFFERING_RE = re.compile(r"^E\s+First differing element \d+:$")
 # `assert 'ab' == 'ac'` of two one-line strings: pytest then prints `- ac` and `+ ab`, the same values
 STR_EQ_RE = re.compile(r"""\bassert ('[^'\\]*'|"[^"\\]*") == ('[^'\\]*'|"[^"\\]*")$""")
+# unittest's assertEqual of two one-line strings: `AssertionError: 'ab' != 'ac'`, then `- ab` and `+ ac`
+STR_NE_RE = re.compile(r"""^(?:E\s+)?AssertionError: ('[^'\\]*'|"[^"\\]*") != ('[^'\\]*'|"[^"\\]*")$""")
 
 
 def _marker(line: str) -> str:
@@ -149,15 +151,19 @@ def compact(lines: list[str]) -> tuple[list[str], bool]:
 
 
 def drop_restated(lines: list[str]) -> tuple[list[str], bool]:
-    """The `- right` / `+ left` pair under `assert 'left' == 'right'`, in any traceback style
+    """The `- right` / `+ left` pair under `assert 'left' == 'right'` (unittest: `- left` / `+ right`
+    under `'left' != 'right'`), in any traceback style
     (E lines, --tb=native's bare lines, --tb=line's indented ones): the values are in the line
     above, character for character."""
     out: list[str] = []
     i, cut = 0, False
     while i < len(lines):
         out.append(lines[i])
-        m = STR_EQ_RE.search(lines[i])
-        if m is not None and i + 2 < len(lines) + 1 and _restates(lines[i + 1:i + 3], m.group(1), m.group(2)):
+        if (m := STR_EQ_RE.search(lines[i])) is not None:
+            left, right = m.group(1), m.group(2)
+        elif (m := STR_NE_RE.match(lines[i])) is not None:
+            left, right = m.group(2), m.group(1)  # unittest: `- first`, `+ second`
+        if m is not None and _restates(lines[i + 1:i + 3], left, right):
             i, cut = i + 3, True
             continue
         i += 1

@@ -15,7 +15,7 @@ from rtk.filters.base import elision_marker
 
 CAP = 20
 LEADING_RESULTS_RE = re.compile(r"^([.FEsxXR]+)(\S.*)$")
-VERBOSE_PRINT_RE = re.compile(r"^(\S+::\S+?) (\S.*)$")
+VERBOSE_PRINT_RE = re.compile(r"^(\S+::\S+?) +(\S.*)$")
 BARE_RESULT_RE = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?:\s+\[ *\d+%\])?\s*$")
 WORD_CHAR = {"PASSED": ".", "FAILED": "F", "ERROR": "E", "SKIPPED": "s", "XFAIL": "x", "XPASS": "X"}
 
