@@ -161,14 +161,14 @@ def test_a_missing_fixture_is_shown_once_then_named_with_each_tests_place() -> N
                            "/p/tests/test_b.py:4", "ERROR at setup of test_c (same error as test_a, via /p/tests/test_b.py:8)"]
 
 
-def test_after_ten_failures_captured_output_keeps_its_last_five_lines() -> None:
+def test_after_ten_failures_captured_output_keeps_its_last_ten_lines() -> None:
     named = [(f"test_{i}", [f"> check({i})", f"E   ValueError: {i}", f"tests/t.py:{i + 1}: ValueError",
-                            "----- Captured stdout call -----", *(f"line {i}.{j}" for j in range(8))]) for i in range(11)]
+                            "----- Captured stdout call -----", *(f"line {i}.{j}" for j in range(14))]) for i in range(11)]
     printed, filt = run(blocks(*named))
-    assert printed[printed.index("FAILED test_9") + 4:][:9] == ["Captured stdout call:", *(f"line 9.{j}" for j in range(8))]
+    assert printed[printed.index("FAILED test_9") + 4:][:15] == ["Captured stdout call:", *(f"line 9.{j}" for j in range(14))]
     late = printed[printed.index("FAILED test_10") + 4:]
-    assert late[:7] == ["Captured stdout call:", "... 3 more lines (earlier Captured stdout call output)",
-                        *(f"line 10.{j}" for j in range(3, 8))]
+    assert late[:12] == ["Captured stdout call:", "... 4 more lines (earlier Captured stdout call output)",
+                         *(f"line 10.{j}" for j in range(4, 14))]
     assert filt.elided
 
 

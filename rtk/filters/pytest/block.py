@@ -32,10 +32,10 @@ class Caps:
     line_chars: int | None = 400  # an error line longer than this keeps its two ends (-vv reprs)
 
     def later(self) -> Caps:
-        """The caps of a failure past the first few of a run: half the E lines, a quarter of the
+        """The caps of a failure past the first few of a run: half the E lines and half the
         captured output (its last lines), so that a run with a hundred failures stays readable."""
         return replace(self, e_lines=None if self.e_lines is None else max(self.e_lines // 2, 1),
-                       captured=None if self.captured is None else max(self.captured // 4, 1))
+                       captured=None if self.captured is None else max(self.captured // 2, 1))
 
 
 class _Capture:

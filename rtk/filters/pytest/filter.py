@@ -11,7 +11,7 @@ errors verbatim; sections we do not know (durations, plugins) verbatim; then
 Dropped as noise: the session header, collection lines, progress (dots, -v PASSED lines, xdist
 `[gw0]` lines), separators, source context and locals of tracebacks, pytest's rerun hints.
 Elided with a marker: E lines past 40 per failure (20 after the tenth), captured output past the
-last 20 lines per section (5 after the tenth failure), deep traceback middles, INTERNALERROR's
+last 20 lines per section (10 after the tenth failure), deep traceback middles, INTERNALERROR's
 pytest and pluggy frames, output printed by tests during the run (-s), PASSES sections; a failure
 repeating an earlier one's traceback or error is one line naming it (report.py); warnings are
 one line per distinct message with its places (tally.py).

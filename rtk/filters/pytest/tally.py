@@ -19,7 +19,7 @@ class WarningTally:
     Paths under the rootdir are made relative."""
 
     MAX_MESSAGES = 30
-    MAX_PLACES = 12  # locations listed per message; the rest are counted
+    MAX_PLACES = 30  # locations listed per message; the rest are counted
 
     def __init__(self) -> None:
         self.by_category: Counter[str] = Counter()
