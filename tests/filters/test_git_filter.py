@@ -40,6 +40,7 @@ def test_split_argv_steps_over_global_options(argv: str, sub: str, rest: list[st
     ("git log --pretty=medium", LogFilter), ("git log --graph", LogFilter), ("git log -p", LogFilter),
     ("git show HEAD", LogFilter), ("git show HEAD:setup.py", PassFilter), ("git show --stat", LogFilter),
     ("git log --graph --oneline", PassFilter), ("git log --name-status", LogFilter),
+    ("git stash show -p stash@{1}", DiffFilter), ("git stash show --stat", WriteFilter),
     ("git diff", DiffFilter), ("git diff --stat", PassFilter), ("git diff --name-only", PassFilter),
     ("git -C repo push origin main", WriteFilter), ("git branch -a", PassFilter),
 ])

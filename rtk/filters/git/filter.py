@@ -57,6 +57,11 @@ def _pretty_raw(args: Sequence[str]) -> bool:
     return has_flag(args, LOG_RAW)
 
 
+def _stash_patch(sub: str, args: Sequence[str]) -> bool:
+    """`git stash show -p [stash@{n}]` prints a patch: the diff filter reads it."""
+    return sub == "stash" and args[:1] == ["show"] and has_flag(args, ("-p", "--patch"))
+
+
 def _shows_blob(args: Sequence[str]) -> bool:
     """`git show HEAD:path` prints a file, not a commit."""
     return any(":" in a and not a.startswith("-") for a in args)
@@ -69,7 +74,7 @@ def create(ctx: FilterContext) -> Filter:
         from rtk.filters.git import status
 
         return status.create(ctx)
-    if sub == "diff" and not has_flag(args, PATCH_RAW):
+    if (sub == "diff" or _stash_patch(sub, args)) and not has_flag(args, PATCH_RAW):
         from rtk.filters.git import diff
 
         return diff.create(ctx)
