@@ -82,10 +82,10 @@ def test_one_warning_message_from_many_places_is_printed_once_with_every_place()
 
 def test_places_past_the_cap_are_counted() -> None:
     section = [f"{SEP} warnings summary {SEP}"]
-    for line in range(15):
+    for line in range(33):
         section += [f"t.py::test_{line}", f"  t.py:{line + 1}: UserWarning: slow"]
-    printed, filt = run([*section, f"{SEP} 15 passed, 15 warnings in 0.10s {SEP}"], exit_code=0)
-    assert printed[-1].endswith("t.py:12, +3 more places")
+    printed, filt = run([*section, f"{SEP} 33 passed, 33 warnings in 0.10s {SEP}"], exit_code=0)
+    assert printed[-1].endswith("t.py:30, +3 more places")
     assert filt.elided
 
 
