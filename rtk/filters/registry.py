@@ -29,15 +29,19 @@ FALLBACK = "generic"
 SOURCE_RANK = {"project": 0, "user": 1, "built-in": 2}
 _FILTERS_DIR = os.path.dirname(os.path.abspath(__file__))
 _static: list[Serves] | None = None
+_packages: list[str] = []
+# all_serves() for the dynamic declarations it was made from (held, so they stay the same objects)
+_merged: list[tuple[list[Sequence[Serves]], list[Serves]]] = []
 
 
 def _package_names() -> list[str]:
-    names = []
-    for entry in os.scandir(_FILTERS_DIR):
-        if entry.is_dir() and not entry.name.startswith(("_", ".")) \
-                and os.path.exists(os.path.join(entry.path, "__init__.py")):
-            names.append(entry.name)
-    return sorted(names)
+    if not _packages:
+        for entry in os.scandir(_FILTERS_DIR):
+            if entry.is_dir() and not entry.name.startswith(("_", ".")) \
+                    and os.path.exists(os.path.join(entry.path, "__init__.py")):
+                _packages.append(entry.name)
+        _packages.sort()
+    return _packages
 
 
 def _declared(module_name: str) -> list[Serves]:
@@ -55,25 +59,34 @@ def _static_serves() -> list[Serves]:
     return _static
 
 
-def _dynamic_serves() -> list[Serves]:
-    found: list[Serves] = []
+def _dynamic_sources() -> list[tuple[str, Sequence[Serves]]]:
+    """(package, what its dynamic_serves() gave): the same objects while its files are unchanged."""
+    found = []
     for name in _package_names():
         module = sys.modules.get(f"rtk.filters.{name}")
         provider = getattr(module, "dynamic_serves", None) if module is not None else None
         if module is not None and provider is not None:
-            found.extend(s.with_module(s.module or module.__name__) for s in provider())
+            found.append((module.__name__, provider()))
     return found
 
 
 def all_serves() -> list[Serves]:
     """Every filter, in matching order: project and user filters first, then built-in ones; a later
     source replaces an earlier one of the same name."""
+    static, sources = _static_serves(), _dynamic_sources()
+    provided_now = [provided for _, provided in sources]
+    if _merged and len(_merged[0][0]) == len(provided_now) \
+            and all(a is b for a, b in zip(_merged[0][0], provided_now, strict=True)):
+        return _merged[0][1]
+    dynamic = [s.with_module(s.module or module) for module, provided in sources for s in provided]
     by_name: dict[str, Serves] = {}
-    for serves in (*_static_serves(), *_dynamic_serves()):
+    for serves in (*static, *dynamic):
         previous = by_name.get(serves.name)
         if previous is None or SOURCE_RANK.get(serves.source, 2) <= SOURCE_RANK.get(previous.source, 2):
             by_name[serves.name] = serves
-    return sorted(by_name.values(), key=lambda s: (SOURCE_RANK.get(s.source, 2), s.priority, s.name))
+    merged = sorted(by_name.values(), key=lambda s: (SOURCE_RANK.get(s.source, 2), s.priority, s.name))
+    _merged[:] = [(provided_now, merged)]
+    return merged
 
 
 def classify(argv: Sequence[str]) -> Match | None:
@@ -99,8 +112,9 @@ class _Registry:
     """`REGISTRY[name]` -> Serves, in listing order (the generic fallback last); computed on use."""
 
     def _table(self) -> dict[str, Serves]:
-        table = {s.name: s for s in all_serves() if s.name != FALLBACK}
-        table.update({s.name: s for s in all_serves() if s.name == FALLBACK})
+        serves = all_serves()
+        table = {s.name: s for s in serves if s.name != FALLBACK}
+        table.update({s.name: s for s in serves if s.name == FALLBACK})
         return table
 
     def __getitem__(self, name: str) -> Serves:
