@@ -106,3 +106,10 @@ def test_quiet_binaries_are_named_by_their_rerun_target() -> None:
     printed = run("regex_test_q_nofailfast", "cargo test -q --no-fail-fast", 101)
     assert printed.count("failures: the same 8 tests as in `--test backtrack`, with the same panics") == 4
     assert printed.count("---- api::expand10 stdout ----") == 1
+
+
+def test_a_full_backtrace_keeps_the_users_frames_without_addresses_or_hashes() -> None:
+    printed = run("regex_test_backtrace_full", "cargo test --test default -- api::expand1", 101)
+    assert "  22: regex::expand::expand_str at /tmp/w/c22/proj/regex-1.7.1/src/expand.rs:41:41" in printed
+    assert not any("0x" in text or "core[" in text or "start_thread" in text for text in printed)
+    assert "   ... 46 more backtrace frames (std, core, test harness)" in printed

@@ -19,6 +19,13 @@ FRAME_AT_RE = re.compile(r"^\s+at (.*)$")
 FOREIGN_PATHS = ("/rustc/", "/.cargo/registry/", "/.rustup/", "/usr/share/cargo/registry/")
 FOREIGN_SYMBOLS = ("std::", "core::", "alloc::", "test::", "__rustc::", "<fn()", "<alloc::",
                    "<core::", "<std::", "<usize as core::", "rust_begin_unwind", "__rust_")
+# RUST_BACKTRACE=full: `  22:     0x55843ad2b914 - regex::expand::expand_str::h0ef4c134122bfab6`
+FULL_FRAME_RE = re.compile(r"^(\s+\d+:)\s+0x[0-9a-f]+ - (.*)$")
+CRATE_HASH_RE = re.compile(r"\[[0-9a-f]{16}\]")
+SYMBOL_HASH_RE = re.compile(r"::h[0-9a-f]{16}$")
+# the C runtime under every thread: not the user's code either
+SYSTEM_SYMBOLS = ("start_thread", "clone3", "__clone", "__libc_start", "_start", "<unknown>")
+SYSTEM_PLACE_RE = re.compile(r"\.[cS]:\d+(?::\d+)?$")
 PANIC_RE = re.compile(r"^thread '(.*?)'(?: \(\d+\))? panicked at (.*)$")
 BLOCK_NOISE = (
     "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
@@ -96,28 +103,35 @@ class Backtrace:
         self.omitted += 1
         return []
 
-    def end(self) -> list[str]:
-        out = self.close_frame()
-        if self.omitted:
-            out.append(f"   ... {self.omitted} frames in std/core/test omitted")
-        return out
-
 
 def _one_line(frame: list[str]) -> list[str]:
     """`   5: regex::expand::expand_str` over `             at ./src/expand.rs:41:41` as one line
-    (a frame with several places, inlined calls, keeps its lines)."""
+    (a frame with several places, inlined calls, keeps its lines). Under RUST_BACKTRACE=full the
+    frame's address and the symbol's hashes go too: they change with every build."""
+    head = _plain_symbol(frame[0])
     if len(frame) != 2:
-        return frame
+        return [head, *frame[1:]]
     place = FRAME_AT_RE.match(frame[1])
-    return [f"{frame[0]} at {place.group(1)}"] if place else frame
+    return [f"{head} at {place.group(1)}"] if place else [head, frame[1]]
+
+
+def _plain_symbol(line: str) -> str:
+    """`  22:     0x55843ad2b914 - regex[0ef4c1341]::expand::expand_str::h0ef4c134122bfab6` ->
+    `  22: regex::expand::expand_str`."""
+    full = FULL_FRAME_RE.match(line)
+    head = f"{full.group(1)} {full.group(2)}" if full else line
+    return SYMBOL_HASH_RE.sub("", CRATE_HASH_RE.sub("", head))
 
 
 def _is_user_frame(frame: list[str]) -> bool:
-    symbol = FRAME_RE.match(frame[0])
+    symbol = FRAME_RE.match(_plain_symbol(frame[0]))
     name = symbol.group(1) if symbol else ""
+    if name.startswith(SYSTEM_SYMBOLS):
+        return False
     places = [m.group(1) for m in map(FRAME_AT_RE.match, frame[1:]) if m]
     if places:
-        return not any(marker in place for place in places for marker in FOREIGN_PATHS)
+        return not any(marker in place for place in places for marker in FOREIGN_PATHS) \
+            and not any(SYSTEM_PLACE_RE.search(place) for place in places)
     return not name.startswith(FOREIGN_SYMBOLS)
 
 
