@@ -27,3 +27,20 @@ def test_a_place_without_line_and_column_stays_inline() -> None:
 def test_places_on_one_line_share_its_number() -> None:
     spots = ["src/t.rs:9:21", "src/t.rs:9:32", "src/t.rs:40:1", "src/t.rs:9:46"]
     assert places.split(spots)[1] == ["  src/t.rs", "    L9:21,32 L40:1 L9:46"]
+
+
+def test_a_lint_denied_by_d_warnings_is_folded_though_only_its_first_error_names_it() -> None:
+    from pathlib import Path
+
+    from rtk.filters.base import FilterContext, Stream
+    from rtk.filters.cargo import create
+
+    raw = Path(__file__).resolve().parents[2] / "fixtures" / "cargo" / "spin_clippy_deny_warnings" / "raw.txt"
+    filt = create(FilterContext(("cargo", "clippy", "--", "-D", "warnings")))
+    printed = [line.text for text in raw.read_text().splitlines() for line in filt.feed(text, Stream.STDERR)]
+    printed += [line.text for line in filt.finish(101)]
+    assert printed.count("error: hiding a lifetime that's elided elsewhere is confusing") == 1
+    folded = "error: hiding a lifetime that's elided elsewhere is confusing [mismatched_lifetime_syntaxes] (10 more):"
+    assert any(text.startswith(folded) for text in printed)
+    assert "error: unexpected `cfg` condition value: `portable_atomic` [unexpected_cfgs] (2 more):" \
+        " src/lib.rs:69:11, src/lib.rs:71:7" in printed

@@ -197,9 +197,11 @@ class Grouper:
         without a trace: it says nothing new.
         """
         location = diag.location
-        if location is None or not diag.is_lint:
-            return False
         group = self._groups.get(diag.key)
+        # a lint denied by `-D warnings` names itself in its first error only: its repeats are
+        # known by their message
+        if location is None or not (diag.is_lint or group is not None):
+            return False
         fold_first = self._fold_first and diag.level == "warning"
         if group is None:
             group = Group(diag, diag.lint_name(), {f"{location} {diag.title}"}, printed=not fold_first)
