@@ -229,3 +229,13 @@ def test_unittests_string_diff_restating_both_values_goes() -> None:
     lines, restated = drop_restated(lines)
     assert lines == ["E       AssertionError: 'ab c' != 'a b c'", "E        : failure in transform_string"]
     assert restated
+
+
+def test_a_long_durations_section_keeps_the_slowest_thirty() -> None:
+    lines = [f"{SEP} slowest durations {SEP}", *(f"0.{99 - i:02d}s call     tests/t.py::test_{i}" for i in range(40)),
+             "", "(12 durations < 0.005s hidden.  Use -vv to show these durations.)", f"{SEP} 40 passed in 1.00s {SEP}"]
+    printed, filt = run(lines, exit_code=0)
+    assert printed[:31] == ["slowest durations", *lines[1:31]]
+    assert printed[31:] == ["(12 durations < 0.005s hidden.  Use -vv to show these durations.)",
+                            "... 10 more lines (durations, faster than those listed)", "pytest: 40 passed in 1.00s"]
+    assert filt.elided

@@ -30,11 +30,12 @@ from rtk.filters.pytest.internal import InternalError
 from rtk.filters.pytest.printed import BARE_RESULT_RE, VERBOSE_PRINT_RE, WORD_CHAR, Printed, leading_results
 from rtk.filters.pytest.progress_block import passing_progress
 from rtk.filters.pytest.report import Reporter
-from rtk.filters.pytest.tally import SkipGroups, WarningTally, progress_counts, split_stats
+from rtk.filters.pytest.tally import SkipGroups, WarningTally, no_tests_line, split_stats, summary_line
 
 NOTHING: tuple[Line, ...] = ()
 Handler = Callable[[str, Stream], Iterable[Line]]
 INSIDE_BLOCK = frozenset(" \tE>")  # first characters that never start a header or section
+DURATIONS_SHOWN = 30  # lines of a `slowest durations` section
 FULL_BLOCKS = 10  # failure blocks with the full caps; later ones get Caps.later(): many failures
 DROPPED_SECTIONS = {"PASSES": "PASSES section: output of passing tests",
                     "XPASSES": "XPASSES section: output of unexpectedly passing tests",
@@ -69,6 +70,7 @@ class PytestFilter(BaseFilter):
         self._short_keep = True
         self._reporter = Reporter(self._ids)
         self._blocks = 0
+        self._durations = 0
         self._internal = InternalError()
 
     # -- dispatch -------------------------------------------------------------------------
@@ -136,6 +138,10 @@ class PytestFilter(BaseFilter):
         elif title in DROPPED_SECTIONS:
             self._drop_what = DROPPED_SECTIONS[title]
             self._handler = self._drop_section
+        elif p.DURATIONS_RE.match(title) and not self._keep_all:
+            out.append(Line(title, Stream.STDOUT))
+            self._durations = 0
+            self._handler = self._durations_section
         elif title:
             out.append(Line(title, Stream.STDOUT))
             self._handler = self._after
@@ -349,6 +355,18 @@ class PytestFilter(BaseFilter):
             return (Line(text, stream),) if text is not None else NOTHING
         return [Line(text, stream) for text in self._skips.add(line.rstrip())]
 
+    def _durations_section(self, line: str, stream: Stream) -> Iterable[Line]:
+        """--durations=0 (with -vv, every one): the slowest come first, the rest are counted."""
+        if line[:1] in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
+            return special
+        if not line.strip():
+            return NOTHING
+        self._durations += 1
+        if self._durations <= DURATIONS_SHOWN or not line[:1].isdigit():
+            return (Line(line.rstrip(), stream),)
+        self._dropped["durations, faster than those listed"] += 1
+        return NOTHING
+
     def _drop_section(self, line: str, stream: Stream) -> Iterable[Line]:
         if line[:1] in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
             return special
@@ -375,10 +393,12 @@ class PytestFilter(BaseFilter):
         out = self._close_block()
         if exit_code == 5:
             self.failure_seen = True  # the one line says why pytest exited 5
-            return [*out, Line(self._no_tests_line(), Stream.STDOUT)]
+            return [*out, Line(no_tests_line(self._stats), Stream.STDOUT)]
         out.extend(Line(text, Stream.STDOUT) for text in self._ids.unreported())
         out.extend(Line(text, Stream.STDOUT) for text in self._markers())
-        summary = self._summary_line()
+        chars = Counter(self._chars)
+        chars["."] = self._dots
+        summary = summary_line(self._stats, chars)
         if summary:
             out.append(Line(summary, Stream.STDOUT))
         warnings = self._warnings.line(split_stats(self._stats[0])[1] if self._stats else None)
@@ -403,26 +423,6 @@ class PytestFilter(BaseFilter):
             self.elided = True
             out.append(elision_marker(count, "lines", what))
         return out
-
-    def _summary_line(self) -> str | None:
-        if self._stats is not None:
-            counts, duration = self._stats
-            kept, _warnings = split_stats(counts)
-            prefix = "" if counts.endswith(" collected") else "pytest: "  # --collect-only: as printed
-            return f"{prefix}{', '.join(kept) or 'no tests ran'} in {duration}"
-        chars = Counter(self._chars)
-        chars["."] = self._dots
-        if sum(chars.values()):
-            return f"pytest: {progress_counts(chars)} (counted from the progress output)"
-        return None
-
-    def _no_tests_line(self) -> str:
-        if self._stats is not None:
-            kept, _ = split_stats(self._stats[0])
-            detail = ", ".join(part for part in kept if part != "no tests ran")
-            if detail:
-                return f"pytest: no tests collected ({detail})"
-        return "pytest: no tests collected"
 
     def progress(self) -> Mapping[str, int]:
         counts = {"passed": self._dots}

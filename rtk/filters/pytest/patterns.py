@@ -13,6 +13,7 @@ BANNER_RE = re.compile(r"^!{2,} (.*?) !{2,}$")
 # `______ test_name[param] ______` (a failure header), not the `_ _ _ _` entry separator.
 HEADER_RE = re.compile(r"^_{2,} (.*?) _{2,}$|^_ (.*?) _$")
 ENTRY_SEP_RE = re.compile(r"^(?:_ )+_?$")
+DURATIONS_RE = re.compile(r"^slowest (?:\d+ )?durations$")
 # A plugin's terminal summary after the failures, under a rule of dashes (not a `===` section).
 PLUGIN_RULE_RE = re.compile(r"^-{10,} (?:benchmark\b|coverage: ).* -{10,}$")
 CAPTURE_RE = re.compile(r"^-{2,} ((?:Captured|captured) .*?) -{2,}$")

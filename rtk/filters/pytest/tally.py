@@ -110,6 +110,28 @@ def split_stats(counts: str) -> tuple[list[str], int | None]:
     return kept, warnings
 
 
+def summary_line(stats: tuple[str, str] | None, chars: Counter[str]) -> str | None:
+    """The closing line: pytest's own counts (warnings aside), else those read off the progress."""
+    if stats is not None:
+        counts, duration = stats
+        kept, _warnings = split_stats(counts)
+        prefix = "" if counts.endswith(" collected") else "pytest: "  # --collect-only: as printed
+        return f"{prefix}{', '.join(kept) or 'no tests ran'} in {duration}"
+    if sum(chars.values()):
+        return f"pytest: {progress_counts(chars)} (counted from the progress output)"
+    return None
+
+
+def no_tests_line(stats: tuple[str, str] | None) -> str:
+    """Exit 5's one line, with what pytest said about it (`3 deselected`)."""
+    if stats is not None:
+        kept, _ = split_stats(stats[0])
+        detail = ", ".join(part for part in kept if part != "no tests ran")
+        if detail:
+            return f"pytest: no tests collected ({detail})"
+    return "pytest: no tests collected"
+
+
 def progress_counts(chars: Counter[str]) -> str:
     """`-qq` prints no stats line: the counts are read off the progress characters instead."""
     parts = [f"{chars[c]} {word}" for c, word in PROGRESS_WORDS.items() if chars.get(c)]
