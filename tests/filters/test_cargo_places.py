@@ -44,3 +44,32 @@ def test_a_lint_denied_by_d_warnings_is_folded_though_only_its_first_error_names
     assert any(text.startswith(folded) for text in printed)
     assert "error: unexpected `cfg` condition value: `portable_atomic` [unexpected_cfgs] (2 more):" \
         " src/lib.rs:69:11, src/lib.rs:71:7" in printed
+
+
+def test_an_error_repeated_word_for_word_elsewhere_adds_only_its_place() -> None:
+    from pathlib import Path
+
+    from rtk.filters.base import FilterContext, Stream
+    from rtk.filters.cargo import create
+
+    raw = Path(__file__).resolve().parents[2] / "fixtures" / "cargo" / "ahocorasick_build_missing_crate" / "raw.txt"
+    filt = create(FilterContext(("cargo", "build")))
+    printed = [line.text for text in raw.read_text().splitlines() for line in filt.feed(text, Stream.STDERR)]
+    printed += [line.text for line in filt.finish(101)]
+    assert printed.count("error[E0432]: unresolved import `serde_json`") == 1
+    assert "error[E0432]: unresolved import `serde_json` (7 more, the same labels and help): src/automaton.rs:1:5," \
+        " src/classes.rs:1:5, src/dfa.rs:1:5, src/nfa.rs:1:5, src/packed/api.rs:1:5, src/packed/pattern.rs:1:5," \
+        " src/prefilter.rs:1:5" in printed
+    assert printed[-1] == "error: could not compile `aho-corasick` (lib) due to 12 previous errors"
+
+
+def test_errors_that_differ_in_a_label_stay_whole() -> None:
+    from pathlib import Path
+
+    from rtk.filters.base import FilterContext, Stream
+    from rtk.filters.cargo import create
+
+    raw = Path(__file__).resolve().parents[2] / "fixtures" / "cargo" / "ahocorasick_build_errors" / "raw.txt"
+    filt = create(FilterContext(("cargo", "build")))
+    printed = [line.text for text in raw.read_text().splitlines() for line in filt.feed(text, Stream.STDERR)]
+    assert printed.count("error[E0308]: mismatched types") == 4  # expected `usize` / `u32` labels differ

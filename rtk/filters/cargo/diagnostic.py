@@ -253,3 +253,34 @@ def _lint_lines(head: str, messages: dict[str, list[str]]) -> list[str]:
         out += places.lines(f"  {title}", spots, indent="    ")
     return out
 
+
+
+class RepeatedErrors:
+    """Errors said again word for word at another place (a forgotten dependency: `unresolved
+    import` in every module): the first is printed whole, the others only add their place.
+
+    Two errors are the same when all their printed lines but the primary `-->` location are:
+    a label or note that differs (`expected u32, found usize`) keeps the error whole."""
+
+    def __init__(self) -> None:
+        self._first: set[tuple[str, ...]] = set()
+        self._pending: dict[tuple[str, ...], list[str]] = {}
+
+    def absorb(self, diag: Diagnostic, rendered: list[str]) -> bool:
+        location = diag.location
+        if diag.level != "error" or location is None:
+            return False
+        at = next(i for i, line in enumerate(rendered) if LOCATION_RE.match(line))
+        signature = tuple(line.strip() for line in rendered[:at] + rendered[at + 1:])  # gutters vary
+        if signature not in self._first:
+            self._first.add(signature)
+            return False
+        self._pending.setdefault(signature, []).append(location)
+        return True
+
+    def flush(self) -> list[str]:
+        out: list[str] = []
+        for signature, spots in self._pending.items():
+            out += places.lines(f"{signature[0]} ({len(spots)} more, the same labels and help)", spots)
+        self._pending = {}
+        return out

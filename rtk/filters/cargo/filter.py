@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
 from rtk.filters.cargo import lines as L
-from rtk.filters.cargo.diagnostic import MAX_BLOCK_LINES, Diagnostic, Grouper
+from rtk.filters.cargo.diagnostic import MAX_BLOCK_LINES, Diagnostic, Grouper, RepeatedErrors
 from rtk.filters.cargo.doctests import DocTestErrors
 from rtk.filters.cargo.panics import PanicBlocks
 from rtk.filters.cargo.short import ShortLines
@@ -40,6 +40,7 @@ class CargoFilter(BaseFilter):
         self.panics = PanicBlocks()
         self.doc_errors = DocTestErrors()
         self.short = ShortLines()
+        self.repeated = RepeatedErrors()
         self.generated: list[Line] = []
         self.hold = self.sub == "test"
         self.diag: Diagnostic | None = None
@@ -222,8 +223,13 @@ class CargoFilter(BaseFilter):
             return []
         kept, dropped_code = diag.render(keep_code=self.full)
         self.elided |= dropped_code
-        if self.doc_errors.running and self.mode == MAIN:
+        if self.mode != MAIN:  # a doc-test's compile error, inside its failing test's block
+            return [Line(text, self.diag_stream) for text in kept]
+        if self.doc_errors.running:
             kept = self.doc_errors.hold(diag, kept)
+        elif not self.full and self.repeated.absorb(diag, kept):
+            self.elided = True
+            return []
         return [Line(text, self.diag_stream) for text in kept]
 
     def _flush(self, stream: Stream) -> list[Line]:
@@ -232,7 +238,7 @@ class CargoFilter(BaseFilter):
         if self.hold and not self.failure_seen:
             return []
         generated, self.generated = self.generated, []
-        folded = [*self.grouper.flush(), *self.short.flush()]
+        folded = [*self.grouper.flush(), *self.repeated.flush(), *self.short.flush()]
         return [*(Line(text, stream) for text in folded), *generated]
 
     def _open_block(self, text: str, stream: Stream) -> list[Line]:
