@@ -9,7 +9,8 @@ Repeats of a lint (same level and message once the backticked names are masked) 
 their first occurrence: the first is printed whole, the others become one line per distinct
 message (`warning: unexpected `cfg` condition name: `x` [unexpected_cfgs] (3 more): a.rs:1:2, ...`),
 printed at the next flush point (end of a crate's build); a file with many places gets its own
-line (`places.py`).
+line (`places.py`). An error repeated word for word at another place is folded the same way
+(`RepeatedErrors`).
 """
 from __future__ import annotations
 
