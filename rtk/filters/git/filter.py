@@ -34,7 +34,8 @@ LOG_RAW = tuple(f for f in PATCH_RAW if f not in LOG_LISTS) + (
                        "--children", "--parents", "--pretty=oneline", "--pretty=short",
                        "--pretty=full", "--pretty=fuller", "--pretty=email", "--pretty=raw",
                        "--pretty=reference", "--pretty=format", "--pretty=tformat")
-WRITE = frozenset(["add", "commit", "push", "pull", "fetch", "checkout", "switch", "stash", "merge", "rebase"])
+WRITE = frozenset(["add", "commit", "push", "pull", "fetch", "checkout", "switch", "stash", "merge", "rebase",
+                   "cherry-pick", "revert"])
 
 
 def split_argv(argv: Sequence[str]) -> tuple[str, list[str]]:

@@ -1,4 +1,4 @@
-"""git add/commit/push/pull/fetch/checkout/switch/stash/merge/rebase: `ok ...` lines.
+"""git add/commit/push/pull/fetch/checkout/switch/stash/merge/rebase/cherry-pick/revert: `ok ...` lines.
 
 Keeps: what each command did, one short line each (`ok commit [main a1b2c3d] subject (3 files,
 +20 -4)`, `ok push main -> origin/main (1a2b3c4..5d6e7f8)`, `ok pull fast-forward 1a2b..5d6e`), every
@@ -124,7 +124,8 @@ class WriteFilter(BaseFilter):
         """`ok commit [branch hash] subject (3 files, +20 -4)`: git's own line keeps the branch."""
         line, _ = self.commit or ("", "")
         self.commit = None
-        return out(f"ok commit {line}{stats}")
+        verb = self.sub if self.sub in ("cherry-pick", "revert") else "commit"
+        return out(f"ok {verb} {line}{stats}")
 
     def _summary(self, text: str) -> list[str] | None:
         if (m := SUMMARY_RE.match(text)) is None:
