@@ -37,7 +37,7 @@ class Reporter:
         self.elided = self.elided or block.elided
         title = self.title(block)
         name = title.partition(" of ")[2] or title.partition(" ")[2]
-        name = name.rpartition("/")[2] if "::" in name else name  # `test_x.py::TestA::test_b`
+        name = name.rpartition("/")[2] if "::" in name else name.removeprefix("collecting ")  # `test_x.py::TestA::test_b`
         last = self._last
         out = self._dedupe(block, _unnamed_own_frame(lines, block), title, name)
         if self._last is last and out[:1] == [title]:
