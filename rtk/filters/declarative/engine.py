@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from rtk.filters.base import BaseFilter, FilterContext, Line, Stream
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 
 from .definition import FilterDef
-from .fastfeed import LineFeed, line_feed
+from .fastfeed import BlockFeed, LineFeed, block_feed, line_feed
 from .pattern import LINE_CAP
 from .pipeline import RulePipeline
 from .rules import Rules
@@ -22,6 +22,7 @@ _STDOUT, _STDERR = Stream.STDOUT, Stream.STDERR
 _new = tuple.__new__
 HOLD_LINES = 5000
 HOLD_BYTES = 1 << 20
+BLOCK_CAP = 1 << 20  # the splitter cuts longer lines into pieces: such a block takes the line path
 
 
 def _line(item: tuple[str, Stream]) -> Line:
@@ -56,6 +57,7 @@ class DeclarativeFilter(BaseFilter):
         self.held_bytes = 0
         self.active: RulePipeline | None = None
         self._line_feed: LineFeed = self._hold
+        self._block: BlockFeed | None = None
         self._elided = False
         if not self.holding:
             self._start(self.primary)
@@ -71,6 +73,7 @@ class DeclarativeFilter(BaseFilter):
     def _start(self, rules: Rules) -> RulePipeline:
         """Stream from now on: `feed` becomes the line function itself (one call per line)."""
         self.active = pipeline = RulePipeline(rules)
+        self._block = None
         if self.reference:
             self._line_feed = self._plain_feed
         else:
@@ -80,6 +83,38 @@ class DeclarativeFilter(BaseFilter):
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         return self._line_feed(line, stream)
+
+    def feed_block(self, body: bytes, stream: Stream) -> bytes | None:
+        """Whole lines as raw bytes (each ending in `\\n`) while streaming: the bytes the line
+        path would print for them, from one call of the generated block loop. None (the caller
+        takes the line path) while holding, on the plain path, for `\\r` redraws, blocks past
+        the line cap, and escape codes the filter itself does not strip (the writer would)."""
+        if self.active is None or self.reference or len(body) > BLOCK_CAP or b"\r" in body:
+            return None
+        lines = body[:-1].decode("utf-8", "replace").split("\n")
+        passed = stream is _STDERR and not self.spec.filter_stderr
+        if b"\x1b" in body:
+            if passed or not self.active.rules.strip_ansi:
+                return None
+            lines = [strip_ansi(line) if "\x1b" in line else line for line in lines]  # its first step
+            if any("\x1b" in line for line in lines):
+                return None
+        texts = lines if passed else self._run_block(lines)
+        if texts is None:
+            return None
+        return ("\n".join(texts) + "\n").encode("utf-8", "replace") if texts else b""
+
+    def _run_block(self, lines: list[str]) -> list[str] | None:
+        assert self.active is not None
+        if self._block is None:
+            if _adds_escapes(self.active.rules):
+                return None
+            self._block = block_feed(self.active)
+        try:
+            return self._block(lines)
+        except Exception as exc:  # noqa: BLE001 - the lines go to the line path, which reports it
+            self._line_feed = self.feed = _raiser(exc)  # type: ignore[method-assign,assignment]
+            return None
 
     def _plain_feed(self, line: str, stream: Stream) -> Iterable[Line]:
         if stream is _STDERR and not self.spec.filter_stderr:
@@ -126,6 +161,18 @@ class DeclarativeFilter(BaseFilter):
 
     def progress(self) -> Mapping[str, int]:
         return dict(self.active.counts) if self.active is not None else {}
+
+
+def _adds_escapes(rules: Rules) -> bool:
+    """A replacement that writes an escape code: the writer would strip it, the byte path not."""
+    return any("\x1b" in part for _, _, parts in rules.replace for part in parts if isinstance(part, str))
+
+
+def _raiser(error: Exception) -> LineFeed:
+    def feed(line: str, stream: Stream) -> Iterable[Line]:
+        raise error
+
+    return feed
 
 
 def _output_message(rules: Rules, blob: str) -> str | None:

