@@ -8,7 +8,7 @@ import pytest
 from rtk.filters.base import FilterContext, Line, Stream
 from rtk.filters.cargo import create
 from rtk.filters.cargo.filter import CargoFilter
-from rtk.filters.cargo.lines import subcommand
+from rtk.filters.cargo.lines import is_quiet, subcommand
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "cargo"
 
@@ -279,3 +279,14 @@ def test_the_same_panic_in_many_tests_is_shown_once_and_the_other_tests_named() 
     assert printed[printed.index(same) - 1] == f"failures: {', '.join(failing)}"
     assert "(the same panic 3 more times)" in printed  # quickcheck shrinking: one panic, counted
     assert filt.elided and filt.failure_seen
+
+
+def test_cargo_run_quiet_passes_the_program_from_its_first_line_on() -> None:
+    filt = make("cargo run -q --example fibonacci")
+    lines = raw_lines("crossbeam_run_quiet_warning")
+    printed = texts(feed_all(filt, lines, Stream.STDOUT)) + texts([list(filt.finish(0))])
+    first = lines.index("0")  # no `Running` line under -q: the program starts after rustc's warning
+    assert printed[0] == "warning: unused variable: `limit`"
+    assert printed[printed.index("0"):] == lines[first:]
+    assert is_quiet(("cargo", "-q", "run")) and is_quiet(("cargo", "run", "-vq"))
+    assert not is_quiet(("cargo", "run", "--", "-q")) and not is_quiet(("cargo", "run", "--release"))

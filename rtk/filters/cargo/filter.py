@@ -24,7 +24,7 @@ from rtk.filters.cargo import lines as L
 from rtk.filters.cargo.diagnostic import MAX_BLOCK_LINES, Diagnostic, Grouper, RepeatedErrors
 from rtk.filters.cargo.doctests import DocTestErrors
 from rtk.filters.cargo.panics import PanicBlocks
-from rtk.filters.cargo.short import ShortLines
+from rtk.filters.cargo.short import SHORT_RE, ShortLines
 from rtk.filters.cargo.testrun import BLOCK_NOISE, RESULT_RE, Backtrace, Tally, compact_panic
 
 MAIN, BLOCK, FAILURES, LIST, PROGRAM, SUCCESSES = "main", "block", "failures", "list", "program", "successes"
@@ -34,6 +34,7 @@ class CargoFilter(BaseFilter):
     def __init__(self, ctx: FilterContext | None = None) -> None:
         super().__init__(ctx)
         self.sub = L.subcommand(self.ctx.argv)
+        self.quiet_run = self.sub == "run" and L.is_quiet(self.ctx.argv)
         self.mode = MAIN
         self.tally = Tally()
         self.grouper = Grouper(fold_first=self.sub == "test")
@@ -72,8 +73,18 @@ class CargoFilter(BaseFilter):
                     out.extend(self._end_diagnostic())
                 return out
             out.extend(self._end_diagnostic())
+        if self.quiet_run and self.mode == MAIN and self._starts_program(text):
+            self.mode = PROGRAM
+            return [*out, *self._program(line, stream)]
         out.extend(self._route(text, stream))
         return out
+
+    def _starts_program(self, text: str) -> bool:
+        """`cargo run -q` prints no `Running` line: the program's output starts with the first
+        line that is not cargo's or rustc's (a status, a diagnostic, a per-target count)."""
+        return bool(text) and L.status(text) is None and Diagnostic.start(text) is None \
+            and not L.GENERATED_RE.match(text) and not L.CARGO_FAILURE_RE.match(text) \
+            and SHORT_RE.match(text) is None and not text.startswith(L.CARGO_NOISE)
 
     def _program(self, line: str, stream: Stream) -> list[Line]:
         """`cargo run`: the program's own output, untouched but for a panic's backtrace, cut to

@@ -73,3 +73,10 @@ def subcommand(argv: tuple[str, ...]) -> str:
         i += 2 if argv[i] in OPTS_WITH_VALUE else 1
     word = argv[i] if i < len(argv) else ""
     return SUBCOMMAND_ALIASES.get(word, word)
+
+
+def is_quiet(argv: tuple[str, ...]) -> bool:
+    """`-q`/`--quiet` given to cargo (not to the program, after `--`)."""
+    own = argv[:argv.index("--")] if "--" in argv else argv
+    return any(word in ("-q", "--quiet") or (word.startswith("-") and not word.startswith("--")
+                                             and "q" in word[1:] and word[1:].isalpha()) for word in own[1:])
