@@ -27,6 +27,7 @@ CARGO_FAILURE_RE = re.compile(
 )
 # `thread 'a::b' (12345) panicked at`: the thread id changes on every run
 PANIC_THREAD_ID_RE = re.compile(r"^(thread '.*?') \(\d+\) panicked at ")
+QUIET_FLAGS_RE = re.compile(r"^-[qv]+$")  # `-q`, `-vq`: flags that take no value
 RERUN_RE = re.compile(r"to rerun pass `([^`]+)`")
 CARGO_NOISE = (
     "warning: build failed, waiting for other jobs to finish...",
@@ -78,5 +79,4 @@ def subcommand(argv: tuple[str, ...]) -> str:
 def is_quiet(argv: tuple[str, ...]) -> bool:
     """`-q`/`--quiet` given to cargo (not to the program, after `--`)."""
     own = argv[:argv.index("--")] if "--" in argv else argv
-    return any(word in ("-q", "--quiet") or (word.startswith("-") and not word.startswith("--")
-                                             and "q" in word[1:] and word[1:].isalpha()) for word in own[1:])
+    return any(word == "--quiet" or (QUIET_FLAGS_RE.match(word) is not None and "q" in word) for word in own[1:])
