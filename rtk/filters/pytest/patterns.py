@@ -47,7 +47,7 @@ CHAIN_LINES = frozenset({
 })
 DOCTEST_SOURCE_RE = re.compile(r"^\d{3,} ")
 DEF_RE = re.compile(r"^\s*(?:async\s+)?def (\w+)\(")
-LOCALS_RE = re.compile(r"^[A-Za-z_][\w.]* +=(?: |$)")
+LOCALS_RE = re.compile(r"^(?:\.\d+|[A-Za-z_][\w.]*) +=(?: |$)")  # `.0 =`: a comprehension's iterator
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
 NATIVE_HINT_RE = re.compile(r"^\s*(?:\? [ ^+\-?]*|Use -v to get (?:more|the full) diff"
                             r"|Omitting \d+ identical items, use -vv to show)$")
