@@ -239,3 +239,10 @@ def test_a_long_durations_section_keeps_the_slowest_thirty() -> None:
     assert printed[31:] == ["(12 durations < 0.005s hidden.  Use -vv to show these durations.)",
                             "... 10 more lines (durations, faster than those listed)", "pytest: 40 passed in 1.00s"]
     assert filt.elided
+
+
+def test_a_full_diff_pytest_cut_before_any_change_leaves_only_its_note() -> None:
+    lines = ["E       AssertionError: assert {'a': ...} == {'a': ...}", "E         Differing items:",
+             "E         {'a': 1} != {'a': 2}", "E         Full diff: (-: missing in left side, +: extra in left side)",
+             "E           {", "E               'a': {...", "E         ...Full output truncated, use '-vv' to show"]
+    assert compact(lines) == ([*lines[:3], lines[-1]], True)

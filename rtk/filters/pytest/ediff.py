@@ -3,6 +3,7 @@ made shorter without losing a changed line's first and last words.
 
 - `? ` lines (difflib's caret hints under a changed line), blank `E` lines and pytest's hints to
   re-run with -v or -vv (`Use -v to get more diff`) go: noise;
+- a `Full diff:` that pytest itself cut (-v) before any changed line goes, its note stays;
 - unchanged lines (`  ` marker) between changed ones go: they are equal on both sides; a run of
   five or more leaves `E   ... 27 unchanged lines` where it was;
 - unittest's diff after `First differing element 2:` (which shows both elements) drops the
@@ -112,10 +113,24 @@ def _unittest_window(lines: list[str]) -> tuple[list[str], bool]:
     return (out, True) if repeated or beyond > 1 else (lines, False)
 
 
+def _drop_cut_full_diff(lines: list[str]) -> tuple[list[str], bool]:
+    """-v: pytest cuts a long `Full diff:` to its first lines and says so; when those hold no
+    changed line they say nothing (the lines above it tell the difference): only the note stays."""
+    start = next((i for i, line in enumerate(lines) if _is_e(line) and line[1:].strip().startswith("Full diff:")), -1)
+    if start < 0:
+        return lines, False
+    end = next((j for j in range(start + 1, len(lines))
+                if not _is_e(lines[j]) or lines[j][1:].strip().startswith("...Full output truncated")), len(lines))
+    if end == len(lines) or not _is_e(lines[end]) or any(_is_changed(line) for line in lines[start:end]):
+        return lines, False
+    return [*lines[:start], *lines[end:]], True
+
+
 def compact(lines: list[str]) -> tuple[list[str], bool]:
     """Lines of a block (E lines among others) -> shorter lines, and whether content was cut."""
     lines = [line for line in lines if not (_is_e(line) and (not line[1:].strip() or _marker(line).startswith("?")
                                                               or HINT_RE.match(line)))]
+    lines, cut_diff = _drop_cut_full_diff(lines)
     lines, dropped = _drop_unchanged(lines)
     lines, windowed = _unittest_window(lines)
     out: list[str] = []
@@ -147,7 +162,7 @@ def compact(lines: list[str]) -> tuple[list[str], bool]:
             run_marker = ""
             out.append(line)
     close_run()
-    return out, cut or dropped or windowed
+    return out, cut or dropped or windowed or cut_diff
 
 
 def drop_restated(lines: list[str]) -> tuple[list[str], bool]:
