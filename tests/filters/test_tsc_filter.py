@@ -110,10 +110,19 @@ def test_zero_padded_ts7_timestamps_are_watch_status_lines() -> None:
     assert out.count("tsc: 1 error in 1 file (TS2345 x1); Found 1 error. Watching for file changes.") == 2
 
 
-def test_a_new_watch_cycle_names_its_files_again() -> None:
+def test_a_watch_compile_names_what_the_last_one_printed_without_repeating_it() -> None:
     _, out = run(raw_lines("watch_plain"), 130)
-    assert out.count("src/internal/operators/map.ts") == 2
-    assert out.count("src/internal/operators/filter.ts") == 2
+    assert out.count("src/internal/operators/map.ts") == out.count("src/internal/operators/filter.ts") == 1
+    assert ("unchanged since the last compile: src/internal/operators/map.ts:57:54 TS2345, "
+            "src/internal/operators/take.ts:60:26 TS2551") in out
+    assert out[out.index("src/internal/operators/filter.ts") + 4].startswith("tsc: 4 errors in 3 files")
+
+
+@pytest.mark.parametrize("case", ["refs_watch_plain", "ts7_refs_watch_plain"])
+def test_a_diagnostic_present_in_every_compile_prints_once(case: str) -> None:
+    _, out = run(raw_lines(case), 130)
+    assert out.count("  L22:19 TS7010 'walk', which lacks return-type annotation, implicitly has an 'any' return type.") == 1
+    assert sum(t.startswith("unchanged since the last compile: global.d.ts:22:19 TS7010") for t in out) == 4
 
 
 # --- what a diagnostic keeps -------------------------------------------------------------------

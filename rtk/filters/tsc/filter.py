@@ -6,7 +6,9 @@ printed as soon as the errors move on to another file (tsc sorts them by file); 
 without a file (`error TS5023: ...`);
 `--build` messages other than progress (`Building project '...'` is kept when that project has
 diagnostics, before the first of them); one summary per compile, `tsc: 7 errors in 3 files
-(TS2322 x3, ...)` or `tsc: no errors`, printed when a `--watch` cycle ends or at exit.
+(TS2322 x3, ...)` or `tsc: no errors`, printed when a `--watch` cycle ends or at exit. From a `--watch` cycle's second compile on, a
+diagnostic the compile before printed too is named only (`unchanged since the last compile:
+src/a.ts:3:5 TS2322, ...`): its text is in the cycle above.
 Drops (noise): `--pretty` code frames, blank separators, tsc's own `Found N errors` line and the
 per-file table after it, watch/build timestamps and progress lines, the package manager's script
 banner and failure footer when the output turned out to be tsc's, a continuation line
@@ -21,7 +23,7 @@ from collections.abc import Iterable, Mapping
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker
 from rtk.filters.tsc import lines as tl
-from rtk.filters.tsc.report import Diagnostic, Report
+from rtk.filters.tsc.report import Diagnostic, Report, identity
 
 HELP_FLAGS = frozenset({"--help", "-h", "-?", "--all"})
 _NOTHING: tuple[Line, ...] = ()
@@ -45,6 +47,10 @@ class TscFilter(BaseFilter):
         self._help_sections: list[str] = []
         self._errors = 0
         self._building = ""  # the `--build --verbose` project being built, until its first diagnostic
+        # `--watch`: the diagnostics of the last compile and of this one; this one's already printed before
+        self._last_compile: set[tuple[str, ...]] = set()
+        self._this_compile: set[tuple[str, ...]] = set()
+        self._unchanged: list[str] = []
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         text = tl.clean(line)
@@ -99,6 +105,13 @@ class TscFilter(BaseFilter):
         if diag.head.category == "error":
             self._errors += 1
             self.failure_seen = True
+        if self._watching:
+            key = identity(diag)
+            self._this_compile.add(key)
+            if key in self._last_compile:
+                self._report.count(diag)
+                self._unchanged.append(f"{diag.head.file or ''}:{diag.head.pos} {diag.head.code}".lstrip(":"))
+                return []
         return self._report.add(diag)
 
     def _mark_tsc(self) -> None:
@@ -174,8 +187,12 @@ class TscFilter(BaseFilter):
         return [*self._report.flush(), Line(message, stream)]
 
     def _end_cycle(self, tail: str, stream: Stream) -> list[Line]:
+        """One `--watch` compile is over: the diagnostics the last one printed are named, not repeated."""
         report, self._report = self._report, Report()
-        return [*report.flush(), Line(report.summary(tail), stream)]
+        unchanged, self._unchanged = self._unchanged, []
+        self._last_compile, self._this_compile = self._this_compile, set()
+        same = [Line(f"unchanged since the last compile: {', '.join(unchanged)}", stream)] if unchanged else []
+        return [*report.flush(), *same, Line(report.summary(tail), stream)]
 
     def _feed_help(self, text: str, stream: Stream) -> Iterable[Line]:
         """tsc printed its help: keep its first section (usage), elide the option reference."""

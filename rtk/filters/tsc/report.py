@@ -61,17 +61,23 @@ class Report:
     def empty(self) -> bool:
         return not self.categories and not self.reported
 
-    def add(self, diag: Diagnostic) -> list[Line]:
-        """Count a finished diagnostic; the lines that can be printed now."""
+    def count(self, diag: Diagnostic) -> None:
+        """Count a diagnostic that is not printed again (`--watch`: unchanged since the last compile)."""
         head = diag.head
         self.codes[head.code] += 1
         self.categories[head.category] += 1
+        if head.file is not None:
+            self.files.setdefault(head.file)
+
+    def add(self, diag: Diagnostic) -> list[Line]:
+        """Count a finished diagnostic; the lines that can be printed now."""
+        head = diag.head
+        self.count(diag)
         if head.file is None:
             out = self.flush()
             self._printed_file = None
             return out + [Line(f"{head.category} {head.code}: {head.message}", diag.stream),
                           *(Line(text, diag.stream) for text in diag.chain)]
-        self.files.setdefault(head.file)
         out = self.flush() if head.file != self._file or self._held >= MAX_HELD else []
         self._file = head.file
         key = (head.category, head.code, head.message, *diag.chain, *_related_key(diag))
@@ -156,6 +162,12 @@ def _codes(codes: Counter[str]) -> str:
     text = ", ".join(f"{code} x{n:,}" for code, n in shown)
     rest = len(ranked) - len(shown)
     return f"{text}, +{rest} more codes" if rest else text
+
+
+def identity(diag: Diagnostic) -> tuple[str, ...]:
+    """What makes a diagnostic the same one in the next `--watch` compile."""
+    head = diag.head
+    return (head.file or "", head.pos, head.category, head.code, head.message, *diag.chain, *_related_key(diag))
 
 
 def _related_key(diag: Diagnostic) -> list[str]:
