@@ -271,7 +271,9 @@ class RepeatedErrors:
         location = diag.location
         if diag.level != "error" or location is None:
             return False
-        at = next(i for i, line in enumerate(rendered) if LOCATION_RE.match(line))
+        at = next((i for i, line in enumerate(rendered) if LOCATION_RE.match(line)), None)
+        if at is None:
+            return False
         signature = tuple(line.strip() for line in rendered[:at] + rendered[at + 1:])  # gutters vary
         if signature not in self._first:
             self._first.add(signature)
