@@ -13,25 +13,28 @@ from __future__ import annotations
 import os
 import sys
 
-from rtk.filters import launchers
+from rtk.filters import launchers, program_index
 from rtk.filters.serves import Match, Serves
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Collection, Iterator, Sequence
     from typing import Any
 
     from rtk.filters.base import Filter, FilterContext
+    from rtk.filters.program_index import ProgramIndex
 
-__all__ = ["REGISTRY", "Match", "Serves", "all_serves", "classify", "filter_name_for", "load"]
+__all__ = ["REGISTRY", "Match", "Serves", "all_serves", "classify", "filter_name_for", "load", "lookup"]
 
 FALLBACK = "generic"
 SOURCE_RANK = {"project": 0, "user": 1, "built-in": 2}
 _FILTERS_DIR = os.path.dirname(os.path.abspath(__file__))
-_static: list[Serves] | None = None
 _packages: list[str] = []
-# all_serves() for the dynamic declarations it was made from (held, so they stay the same objects)
-_merged: list[tuple[list[Sequence[Serves]], list[Serves]]] = []
+_declarations: dict[str, list[Serves]] = {}  # package -> its SERVES, imported once
+_index: list[ProgramIndex] = []
+# all_serves() for one set of packages and the dynamic declarations it was made from (held, so
+# they stay the same objects while their files are unchanged)
+_merged: list[tuple[tuple[str, ...], list[Sequence[Serves]], list[Serves]]] = []
 
 
 def _package_names() -> list[str]:
@@ -44,25 +47,34 @@ def _package_names() -> list[str]:
     return _packages
 
 
-def _declared(module_name: str) -> list[Serves]:
-    __import__(module_name)
-    module = sys.modules[module_name]
-    declared = getattr(module, "SERVES", None)
-    found = [declared] if isinstance(declared, Serves) else list(declared or ())
-    return [serves.with_module(serves.module or module_name) for serves in found]
+def _declared_by(package: str) -> list[Serves]:
+    if package not in _declarations:
+        module_name = f"rtk.filters.{package}"
+        __import__(module_name)
+        declared = getattr(sys.modules[module_name], "SERVES", None)
+        found = [declared] if isinstance(declared, Serves) else list(declared or ())
+        _declarations[package] = [serves.with_module(serves.module or module_name) for serves in found]
+    return _declarations[package]
 
 
-def _static_serves() -> list[Serves]:
-    global _static
-    if _static is None:
-        _static = [s for name in _package_names() for s in _declared(f"rtk.filters.{name}")]
-    return _static
+def _program_index() -> ProgramIndex:
+    """Which packages can serve which program (program_index.py), once per process."""
+    if not _index:
+        _index.append(program_index.cached(_FILTERS_DIR, _package_names(), _build_index))
+    return _index[0]
 
 
-def _dynamic_sources() -> list[tuple[str, Sequence[Serves]]]:
+def _build_index() -> ProgramIndex:
+    declared = {package: _declared_by(package) for package in _package_names()}
+    dynamic = {package for package in declared
+               if hasattr(sys.modules[f"rtk.filters.{package}"], "dynamic_serves")}
+    return program_index.build(declared, dynamic)
+
+
+def _dynamic_sources(packages: Sequence[str]) -> list[tuple[str, Sequence[Serves]]]:
     """(package, what its dynamic_serves() gave): the same objects while its files are unchanged."""
     found = []
-    for name in _package_names():
+    for name in packages:
         module = sys.modules.get(f"rtk.filters.{name}")
         provider = getattr(module, "dynamic_serves", None) if module is not None else None
         if module is not None and provider is not None:
@@ -70,14 +82,16 @@ def _dynamic_sources() -> list[tuple[str, Sequence[Serves]]]:
     return found
 
 
-def all_serves() -> list[Serves]:
-    """Every filter, in matching order: project and user filters first, then built-in ones; a later
-    source replaces an earlier one of the same name."""
-    static, sources = _static_serves(), _dynamic_sources()
+def all_serves(packages: Collection[str] | None = None) -> list[Serves]:
+    """Every filter (of `packages`, default all), in matching order: project and user filters
+    first, then built-in ones; a later source replaces an earlier one of the same name."""
+    chosen = tuple(_package_names() if packages is None else sorted(packages))
+    static = [s for package in chosen for s in _declared_by(package)]
+    sources = _dynamic_sources(chosen)
     provided_now = [provided for _, provided in sources]
-    if _merged and len(_merged[0][0]) == len(provided_now) \
-            and all(a is b for a, b in zip(_merged[0][0], provided_now, strict=True)):
-        return _merged[0][1]
+    if _merged and _merged[0][0] == chosen and len(_merged[0][1]) == len(provided_now) \
+            and all(a is b for a, b in zip(_merged[0][1], provided_now, strict=True)):
+        return _merged[0][2]
     dynamic = [s.with_module(s.module or module) for module, provided in sources for s in provided]
     by_name: dict[str, Serves] = {}
     for serves in (*static, *dynamic):
@@ -85,17 +99,22 @@ def all_serves() -> list[Serves]:
         if previous is None or SOURCE_RANK.get(serves.source, 2) <= SOURCE_RANK.get(previous.source, 2):
             by_name[serves.name] = serves
     merged = sorted(by_name.values(), key=lambda s: (SOURCE_RANK.get(s.source, 2), s.priority, s.name))
-    _merged[:] = [(provided_now, merged)]
+    _merged[:] = [(chosen, provided_now, merged)]
     return merged
 
 
 def classify(argv: Sequence[str]) -> Match | None:
-    """The dedicated filter serving `argv`, or None when only the generic filter applies."""
+    """The dedicated filter serving `argv`, or None when only the generic filter applies.
+
+    Only the packages that can serve argv's program (after launchers like `npx` are peeled) are
+    imported and asked; the answer is the one asking every package would give."""
     words = list(argv)
     if not words or not words[0]:
         return None
-    serves = all_serves()
-    for candidate in launchers.candidates(words):
+    candidates = list(launchers.candidates(words))
+    programs = {os.path.basename(candidate[0]) for candidate in candidates if candidate}
+    serves = all_serves(_program_index().packages_for(programs))
+    for candidate in candidates:
         for entry in serves:
             match = entry.match(candidate)
             if match is not None:
@@ -106,6 +125,15 @@ def classify(argv: Sequence[str]) -> Match | None:
 def filter_name_for(argv: Sequence[str]) -> str:
     match = classify(argv)
     return match.filter if match else FALLBACK
+
+
+def lookup(name: str) -> Serves | None:
+    """The filter named `name`, importing only its package (and those declaring at run time)."""
+    index = _program_index()
+    packages = set(index.always)
+    if name in index.names:
+        packages.add(index.names[name])
+    return next((s for s in all_serves(packages) if s.name == name), None)
 
 
 class _Registry:
@@ -144,11 +172,13 @@ REGISTRY = _Registry()
 
 def load(name: str, ctx: FilterContext) -> Filter:
     """Build the named filter; a module that is missing or broken gives the generic filter."""
-    serves = REGISTRY.get(name) or REGISTRY[FALLBACK]
+    serves = lookup(name) or lookup(FALLBACK)
+    assert serves is not None, "the generic filter is always there"
     try:
         module = _imported(serves.module)
     except ImportError:
-        serves = REGISTRY[FALLBACK]
+        serves = lookup(FALLBACK)
+        assert serves is not None
         module = _imported(serves.module)
     return module.create(ctx.replace(filter_name=serves.name))
 
