@@ -22,6 +22,7 @@ _STDOUT, _STDERR = Stream.STDOUT, Stream.STDERR
 _new = tuple.__new__
 HOLD_LINES = 5000
 HOLD_BYTES = 1 << 20
+FAST_AFTER = 200  # lines on the plain path before the line function is generated
 BLOCK_CAP = 1 << 20  # the splitter cuts longer lines into pieces: such a block takes the line path
 
 
@@ -58,6 +59,7 @@ class DeclarativeFilter(BaseFilter):
         self.active: RulePipeline | None = None
         self._line_feed: LineFeed = self._hold
         self._block: BlockFeed | None = None
+        self._plain_lines = 0  # lines left on the plain path before the generated one
         self._elided = False
         if not self.holding:
             self._start(self.primary)
@@ -71,15 +73,22 @@ class DeclarativeFilter(BaseFilter):
         self._elided = value
 
     def _start(self, rules: Rules) -> RulePipeline:
-        """Stream from now on: `feed` becomes the line function itself (one call per line)."""
+        """Stream from now on: the plain path for the first `FAST_AFTER` lines (a short output
+        never pays for generating code), then `feed` becomes the generated line function itself
+        (one call per line); both work on the same pipeline state."""
         self.active = pipeline = RulePipeline(rules)
         self._block = None
-        if self.reference:
-            self._line_feed = self._plain_feed
-        else:
-            self._line_feed = line_feed(pipeline, not self.spec.filter_stderr)
+        self._plain_lines = 0 if self.reference else FAST_AFTER
+        self._line_feed = self._plain_feed
+        if not self._plain_lines:
+            self._go_fast()
         self.feed = self._line_feed  # type: ignore[method-assign,assignment]
         return pipeline
+
+    def _go_fast(self) -> None:
+        assert self.active is not None
+        self._line_feed = line_feed(self.active, not self.spec.filter_stderr)
+        self.feed = self._line_feed  # type: ignore[method-assign,assignment]
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         return self._line_feed(line, stream)
@@ -117,6 +126,10 @@ class DeclarativeFilter(BaseFilter):
             return None
 
     def _plain_feed(self, line: str, stream: Stream) -> Iterable[Line]:
+        if self._plain_lines:
+            self._plain_lines -= 1
+            if not self._plain_lines:
+                self._go_fast()
         if stream is _STDERR and not self.spec.filter_stderr:
             return (_line((line, stream)),)
         assert self.active is not None

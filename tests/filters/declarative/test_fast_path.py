@@ -82,19 +82,22 @@ def line_strategy(spec: FilterDef) -> st.SearchStrategy[str]:
 
 
 def outputs(spec: FilterDef, lines: list[tuple[str, Stream]], code: int, *, reference: bool,
-            recall: bool) -> tuple[list[tuple[str, Stream]], bool, dict[str, int]]:
-    engine = DeclarativeFilter(spec, FilterContext(("t",), recall), reference=reference)
-    out = [(line.text, line.stream) for text, stream in lines for line in engine.feed(text, stream)]
-    progress = dict(engine.progress())
-    out += [(line.text, line.stream) for line in engine.finish(code)]
-    return out, engine.elided, progress
+            recall: bool, fast_after: int = 0) -> tuple[list[tuple[str, Stream]], bool, dict[str, int]]:
+    """What the filter prints; the fast path takes over after `fast_after` lines."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "FAST_AFTER", fast_after)
+        filt = DeclarativeFilter(spec, FilterContext(("t",), recall), reference=reference)
+        out = [(line.text, line.stream) for text, stream in lines for line in filt.feed(text, stream)]
+        progress = dict(filt.progress())
+        out += [(line.text, line.stream) for line in filt.finish(code)]
+    return out, filt.elided, progress
 
 
 def check_same(spec: FilterDef, data: st.DataObject) -> None:
     lines = data.draw(st.lists(st.tuples(line_strategy(spec), st.sampled_from((Stream.STDOUT, Stream.STDERR))), max_size=40))
     code = data.draw(st.sampled_from((0, 1)))
     recall = data.draw(st.booleans())
-    fast = outputs(spec, lines, code, reference=False, recall=recall)
+    fast = outputs(spec, lines, code, reference=False, recall=recall, fast_after=data.draw(st.integers(0, 6)))
     assert fast == outputs(spec, lines, code, reference=True, recall=recall)
 
 
@@ -174,20 +177,22 @@ def printed_bytes(spec: FilterDef, blocks: list[tuple[list[str], Stream]], code:
                   by_block: bool) -> tuple[dict[Stream, bytes], bool]:
     """What the runner's pipeline writes per stream: each block through `feed_block` when it
     takes it, else (and always when not `by_block`) its lines one by one through `feed`."""
-    engine = DeclarativeFilter(spec, FilterContext(("t",), True))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "FAST_AFTER", 0)
+        filt = DeclarativeFilter(spec, FilterContext(("t",), True))
     out = {Stream.STDOUT: b"", Stream.STDERR: b""}
     for lines, stream in blocks:
         body = "".join(line + "\n" for line in lines).encode()
-        printed = engine.feed_block(body, stream) if by_block else None
+        printed = filt.feed_block(body, stream) if by_block else None
         if printed is not None:
             out[stream] += printed
             continue
         for line in body[:-1].decode().split("\n") if body else []:
-            for kept in engine.feed(line, stream):
+            for kept in filt.feed(line, stream):
                 out[kept.stream] += (kept.text + "\n").encode()
-    for kept in engine.finish(code):
+    for kept in filt.finish(code):
         out[kept.stream] += (kept.text + "\n").encode()
-    return out, engine.elided
+    return out, filt.elided
 
 
 @pytest.mark.parametrize("name", sorted(builtin()))
