@@ -1,8 +1,8 @@
 """git diff / show / log -p patches: every file named with its counts, changed lines kept.
 
 Keeps: one line per file (`src/a.py (+3 -1)`, `old -> new (renamed 95%, +1 -1)`,
-`img.png (new, binary)`), every hunk header, and the changed lines within a budget that grows
-slowly with the diff's size (hunk.py: long runs of pure additions or removals folded to their
+`img.png (new, binary)`; counts as git writes them, `+1204`), every hunk header, and the
+changed lines within a budget that grows slowly with the diff's size (hunk.py: long runs of pure additions or removals folded to their
 first and last lines, one context line around changes in small diffs). A file whose lines were
 left out says how many (`src/a.py (+300 -10, 250 not shown)`); the hunks none of whose lines made
 it into the budget are one line giving where they start (`... 3 hunks not shown (at lines 12,
@@ -58,11 +58,11 @@ class FileDiff:
     def title(self, with_counts: bool = True) -> str:
         name = f"{self.old_name} -> {self.name}" if self.old_name and self.old_name != self.name else self.name
         parts = list(self.tags)
-        counts = " ".join(c for c in (self.added and f"+{self.added:,}", self.removed and f"-{self.removed:,}") if c)
+        counts = " ".join(c for c in (self.added and f"+{self.added}", self.removed and f"-{self.removed}") if c)
         if with_counts and counts:
             parts.append(counts)
         if with_counts and self.hidden:
-            parts.append(f"{self.hidden:,} not shown")
+            parts.append(f"{self.hidden} not shown")
         return f"{name} ({', '.join(parts)})" if parts else name
 
 
@@ -231,8 +231,8 @@ class DiffParser:
         if file is None:
             return []
         if file.header_shown:
-            hidden = f", {file.hidden:,} not shown" if file.hidden else ""
-            return [*lines, f"({file.name}: +{file.added:,} -{file.removed:,}{hidden})"]
+            hidden = f", {file.hidden} not shown" if file.hidden else ""
+            return [*lines, f"({file.name}: +{file.added} -{file.removed}{hidden})"]
         return [file.title(), *file.held]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from rtk.filters.base import Line, Stream, plural
+from rtk.filters.base import Line, Stream
 from rtk.filters.tsc.lines import Header
 
 REPEAT_FILE_EVERY = 40
@@ -155,11 +155,16 @@ class Report:
         return text + tail
 
 
+def plural(count: int, noun: str) -> str:
+    """`1 error`, `2478 errors`: digits as tsc writes them (`Found 2478 errors`), no separator."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _codes(codes: Counter[str]) -> str:
     """`TS2322 x3, TS2345 x2, ...`: the most frequent codes; every code is on its error's line."""
     ranked = codes.most_common()
     shown = ranked if len(ranked) <= MAX_CODES + 1 else ranked[:MAX_CODES]
-    text = ", ".join(f"{code} x{n:,}" for code, n in shown)
+    text = ", ".join(f"{code} x{n}" for code, n in shown)
     rest = len(ranked) - len(shown)
     return f"{text}, +{rest} more codes" if rest else text
 
