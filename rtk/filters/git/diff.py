@@ -2,8 +2,9 @@
 
 Keeps: one line per file (`src/a.py (+3 -1)`, `old -> new (renamed 95%, +1 -1)`,
 `img.png (new, binary)`; counts as git writes them, `+1204`), every hunk header, and the
-changed lines within a budget that grows slowly with the diff's size (hunk.py: long runs of pure additions or removals folded to their
-first and last lines, one context line around changes in small diffs). A file whose lines were
+changed lines within a budget that grows slowly with the diff's size (hunk.py: long runs of pure
+additions or removals folded to their first and last lines, one context line around changes in
+small diffs). A file whose lines were
 left out says how many (`src/a.py (+300 -10, 250 not shown)`); the hunks none of whose lines made
 it into the budget are one line giving where they start (`... 3 hunks not shown (at lines 12,
 80, 140)`) instead of a header each; one closing line names the command that shows one file whole
