@@ -1,14 +1,14 @@
 """git diff / show / log -p patches: every file named with its counts, changed lines kept.
 
 Keeps: one line per file (`src/a.py (+3 -1)`, `old -> new (renamed 95%, +1 -1)`,
-`img.png (new, binary)`; counts as git writes them, `+1204`), every hunk header, and the
-changed lines within a budget that grows slowly with the diff's size (hunk.py: long runs of pure
-additions or removals folded to their first and last lines, one context line around changes in
-small diffs). A file whose lines were
-left out says how many (`src/a.py (+300 -10, 250 not shown)`); the hunks none of whose lines made
-it into the budget are one line giving where they start (`... 3 hunks not shown (at lines 12,
-80, 140)`) instead of a header each; one closing line names the command that shows one file whole
-(content elided: recall).
+`img.png (new, binary)`; counts as git writes them, `+1204`), and the changed lines within a
+budget that grows slowly with the diff's size (hunk.py: long runs of pure additions or removals
+folded to their first and last lines, one context line around changes in small diffs), each hunk
+that prints a line with its header. A file whose lines were left out says how many (`src/a.py
+(+300 -10, 250 not shown)`); the hunks none of whose lines made it into the budget are one line
+giving where they start and the section git named (`... 3 hunks not shown (at lines 12, 80:
+def main():)`); one closing line names the command that shows one file whole (content elided:
+recall).
 The lines of a deleted file are left out: its line says so (`old.py (deleted, -84)`).
 Drops: `index`, `---`/`+++` lines (the file line names the file), the other context lines.
 Combined diffs of merges (`diff --cc`) work the same way. Lines it does not know pass through.
