@@ -118,6 +118,56 @@ def _read(path: str) -> Config:
 
 
 def _parse(text: str, path: str, problems: list[str]) -> dict[str, Any] | None:
+    """The parsed file, from the parse cache while the text is the one it was made from."""
+    cache = _parse_cache_path()
+    cached = _read_parse_cache(cache)
+    if cached is not None and cached.get("path") == path and cached.get("text") == text:
+        problems.extend(cached["problems"])
+        return cached["parsed"]  # type: ignore[no-any-return]
+    found: list[str] = []
+    parsed = _parse_toml(text, path, found)
+    problems.extend(found)
+    _write_parse_cache(cache, {"path": path, "text": text, "parsed": parsed, "problems": found})
+    return parsed
+
+
+def _parse_cache_path() -> str:
+    """`tomllib` (and the `re`, `string` it imports) costs ~5 ms: every command would pay it
+    while a config exists. Its result is kept beside rtk's other caches, as marshal data."""
+    return os.path.join(paths.data_dir_path(), "cache", f"config.{sys.implementation.cache_tag}.marshal")
+
+
+def _read_parse_cache(path: str) -> dict[str, Any] | None:
+    import marshal
+
+    try:
+        with open(path, "rb") as handle:
+            data = marshal.load(handle)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("problems"), list) else None
+
+
+def _write_parse_cache(path: str, data: dict[str, Any]) -> None:
+    """Best effort (a read-only data dir just parses every time); never half a file."""
+    import marshal
+
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        blob = marshal.dumps(data)  # ValueError: a TOML date or time, which no key of ours takes
+        paths.private_dir_path(os.path.dirname(path))
+        fd = paths.open_private(tmp, os.O_WRONLY | os.O_TRUNC)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(blob)
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _parse_toml(text: str, path: str, problems: list[str]) -> dict[str, Any] | None:
     import tomllib
 
     try:
