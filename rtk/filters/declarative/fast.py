@@ -4,9 +4,9 @@ The per-line cost is what bounds the engine's throughput, so everything here is 
 when a filter is loaded: which members of a pattern list share one regex, which are tried only
 on lines holding a literal text every match of theirs must contain (`required_literal`, sound by
 construction), which replace rules can be done with one anchored match or `str.rstrip` instead
-of `re.sub`. Each shortcut is an identity, never a heuristic about the output: the reference path
-(`RulePipeline(rules, reference=True)`, the plain regexes in order) gives the same lines, and a
-property test holds the two together on every built-in filter.
+of `re.sub`. Each shortcut is an identity, never a heuristic about the output: the plain path
+(`DeclarativeFilter(spec, reference=True)`, each regex as written, in order) gives the same
+lines, and property tests hold the two together on every built-in filter and the Rust rtk's.
 """
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from .matchers import branch_prefixes, top_level_branches
 from .pattern import LINE_CAP, AnyOf, Replacement, ReplacementParts, required_literal
 from .rules import ReplaceRule
 
-Test = Callable[[str], object]
 Apply = Callable[[str], str]
 
 # `\1`, `(?P=name)`, `(?(1)...)` name groups by number or name: in a union their meaning moves
@@ -37,7 +36,7 @@ def anchored(pattern: str) -> bool:
 def gate(pattern: str) -> str:
     """The literal a line must contain to be worth trying `pattern` on ("": always try it).
 
-    None for anchored patterns whose first test fails fast on most lines (`^Reading`,
+    Empty for anchored patterns whose first test fails fast on most lines (`^Reading`,
     `^\\s*$`): there the regex is cheaper than the `in` scan."""
     if anchored(pattern) and not _BROAD_START.match(pattern):
         return ""
@@ -88,18 +87,14 @@ def any_test_expr(patterns: AnyOf, var: str, names: Names) -> str:
             gated.setdefault(literal, []).append(member)
         else:
             (cheap if anchored(member.pattern) else rest).append(member)
+    if len(cheap) == len(members):
+        return f"{names.add(patterns.search, 'search')}({var})"  # the union already compiled
     terms = [f"{names.add(AnyOf(cheap).search, 'search')}({var})"] if cheap else []
     terms += [f"({names.add(literal, 'literal')} in {var} and {names.add(AnyOf(group).search, 'search')}({var}))"
               for literal, group in gated.items()]
     if rest:
         terms.append(f"{names.add(AnyOf(rest).search, 'search')}({var})")
     return "(" + " or ".join(terms) + ")"
-
-
-def any_test(patterns: AnyOf) -> Test:
-    """`any_test_expr` as a function of one line."""
-    names = Names()
-    return names.function(f"def test(p):\n    return {any_test_expr(patterns, 'p', names)}\n", "test")
 
 
 # -- replace ---------------------------------------------------------------------------------
