@@ -114,3 +114,22 @@ def test_a_very_long_changed_line_keeps_its_start() -> None:
     filt, out = run("git diff", lines)
     assert out[2] == f"-{long[:239]} ... [4,767 more characters]"
     assert out[3].endswith(" ... [4,768 more characters]") and filt.elided
+
+
+def test_blame_names_each_commit_once_per_run_and_keeps_every_line() -> None:
+    lines = ["95ad276ca (Douglas Christopher Wilson 2015-06-18 23:00:20 -0400  1) /*!",
+             "95ad276ca (Douglas Christopher Wilson 2015-06-18 23:00:20 -0400  2)  * express",
+             "^7b5ed507 lib/old.js (Tj Holowaychuk 2011-10-07 13:13:32 -0700 3) exports.x = (a) => a;",
+             "95ad276ca (Douglas Christopher Wilson 2015-06-18 23:00:20 -0400  4) ",
+             "fatal: file lib/x.js has only 4 lines"]
+    filt, out = run("git blame -L 1,5 lib/express.js", lines)
+    assert out == ["95ad276ca Douglas Christopher Wilson 2015-06-18", "1) /*!", "2)  * express",
+                   "^7b5ed507 lib/old.js Tj Holowaychuk 2011-10-07", "3) exports.x = (a) => a;",
+                   "95ad276ca Douglas Christopher Wilson 2015-06-18", "4) ", "fatal: file lib/x.js has only 4 lines"]
+    assert filt.failure_seen
+
+
+def test_blame_porcelain_passes_through() -> None:
+    from rtk.filters.git.common import PassFilter
+
+    assert isinstance(create(FilterContext(("git", "blame", "--porcelain", "x"))), PassFilter)

@@ -2,7 +2,7 @@
 
 git runs exactly as typed (one process, no injected flags); the filter parses git's English
 output. `status` -> status.py, `log` and `show` -> log.py (patches through diff.py), `diff` ->
-diff.py, the write commands -> write.py. Output formats that are already compact or that we do
+diff.py, `blame` -> blame.py, the write commands -> write.py. Output formats that are already compact or that we do
 not parse (`-s`, `--porcelain`, `--oneline`, `--format`, `--stat`, `--name-only`, `--graph`,
 `--word-diff`, ...) and `git branch` listings (`log --stat`/`--name-status` and `--graph` go to
 log.py, which keeps the lists and the graph as printed) pass through unchanged; so does anything that does
@@ -34,6 +34,8 @@ LOG_RAW = tuple(f for f in PATCH_RAW if f not in LOG_LISTS) + (
                        "--children", "--parents", "--pretty=oneline", "--pretty=short",
                        "--pretty=full", "--pretty=fuller", "--pretty=email", "--pretty=raw",
                        "--pretty=reference", "--pretty=format", "--pretty=tformat")
+BLAME_RAW = ("--porcelain", "-p", "--line-porcelain", "--incremental", "-s", "-e", "--show-email",
+             "-t", "-c", "--date", "--color-lines", "--color-by-age")
 WRITE = frozenset(["add", "commit", "push", "pull", "fetch", "checkout", "switch", "stash", "merge", "rebase",
                    "cherry-pick", "revert"])
 
@@ -83,6 +85,10 @@ def create(ctx: FilterContext) -> Filter:
         from rtk.filters.git import log
 
         return log.create(ctx)
+    if sub == "blame" and not has_flag(args, BLAME_RAW):
+        from rtk.filters.git import blame
+
+        return blame.create(ctx)
     if sub in WRITE:
         from rtk.filters.git.write import WriteFilter
 
