@@ -1,4 +1,4 @@
-"""git log beyond the default form: --graph, --stat/--name-status lists, -n counts; a stopped rebase -i."""
+"""git beyond the default forms: log --graph, --stat/--name-status lists, -n counts; diff budget folds, long lines; blame; a stopped rebase -i."""
 from __future__ import annotations
 
 from collections.abc import Sequence
