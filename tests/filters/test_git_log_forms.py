@@ -133,3 +133,11 @@ def test_blame_porcelain_passes_through() -> None:
     from rtk.filters.git.common import PassFilter
 
     assert isinstance(create(FilterContext(("git", "blame", "--porcelain", "x"))), PassFilter)
+
+
+def test_a_rebase_step_erased_before_the_stop_message_is_still_said() -> None:
+    from tests.filters.fixture_cases import replay
+
+    raw = b"Rebasing (3/5)\r\r" + b" " * 80 + b"\rStopped at 74d5dfe9...  Drop node 20\nYou can amend the commit now, with\n"
+    printed = replay("git rebase -i HEAD~5", raw, 0)
+    assert printed.splitlines()[:2] == ["Rebasing (3/5)", "Stopped at 74d5dfe9...  Drop node 20"]
