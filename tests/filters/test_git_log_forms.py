@@ -141,3 +141,13 @@ def test_a_rebase_step_erased_before_the_stop_message_is_still_said() -> None:
     raw = b"Rebasing (3/5)\r\r" + b" " * 80 + b"\rStopped at 74d5dfe9...  Drop node 20\nYou can amend the commit now, with\n"
     printed = replay("git rebase -i HEAD~5", raw, 0)
     assert printed.splitlines()[:2] == ["Rebasing (3/5)", "Stopped at 74d5dfe9...  Drop node 20"]
+
+
+def test_a_signed_tags_signature_is_one_line() -> None:
+    lines = ["tag v1", "Tagger: A <a@b>", "Date:   Tue May 13 07:53:02 2025 -0700", "", "release v1",
+             "-----BEGIN PGP SIGNATURE-----", "", "iQIzBAABCAAd", "=jMzL", "-----END PGP SIGNATURE-----",
+             *commit("f", "release v1")]
+    filt, out = run("git show v1", lines)
+    assert out == ["tag v1", "Tagger: A <a@b>", "Date:   Tue May 13 07:53:02 2025 -0700", "release v1",
+                   "[pgp signature: 5 lines not shown]", "fffffff 2026-08-03 A U Thor: release v1"]
+    assert filt.elided

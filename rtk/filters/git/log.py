@@ -8,7 +8,8 @@ diff filter; `--stat`, `--name-status` and the other lists print as git printed 
 stay in place (graph.py). Over 50 commits: the first 50 and `... N more commits` (content elided:
 recall), unless the command asked for more (`-n 200`, `-200`, `--max-count=200`): every one of
 those is printed.
-Drops: the other body lines (elided: recall), e-mail addresses, the `Merge:` parents line.
+Drops: the other body lines (elided: recall), e-mail addresses, the `Merge:` parents line, a
+signed tag's signature block (`[pgp signature: 17 lines not shown]`).
 Unknown header lines and any line outside a commit pass through.
 """
 from __future__ import annotations
@@ -69,6 +70,7 @@ class LogFilter(GitFilter):
         super().__init__(ctx)
         self.commit: Commit | None = None
         self.state = "outside"  # outside | header | message | patch
+        self.signature = 0  # lines of a tag's signature block read so far
         self.commits = 0
         self.diff: DiffParser = new_parser(self.ctx)
         cap = self.ctx.limit("git_log_max_commits", 50) if self.ctx.recall_enabled else 1 << 60
@@ -102,7 +104,18 @@ class LogFilter(GitFilter):
             return self._header(text, line, stream)
         if self.state == "message":
             return self._message(text, line, stream)
+        if self.signature or (text.startswith("-----BEGIN ") and text.endswith(" SIGNATURE-----")):
+            return self._signature(text)
         return [Line(line, stream)] if text else NOTHING
+
+    def _signature(self, text: str) -> list[Line]:
+        """A signed tag's armoured signature: one line says it is there (`git tag -v` checks it)."""
+        self.signature += 1
+        if not (text.startswith("-----END ") and text.endswith(" SIGNATURE-----")):
+            return []
+        count, self.signature = self.signature, 0
+        self.elided = True
+        return out(f"[{text[9:-5].lower()}: {count} lines not shown]")
 
     def _new_commit(self, sha: str, rest: str) -> list[Line]:
         done = self.flush()
