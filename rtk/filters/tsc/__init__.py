@@ -15,10 +15,10 @@ SCRIPTS = ("tsc", "typecheck", "type-check", "check-types")
 
 SERVES = Serves(
     "tsc",
-    "tsc, npx tsc, pnpm [exec|dlx] tsc, npm exec tsc, yarn tsc, bunx tsc, node_modules/.bin/tsc, "
+    "tsc (vue-tsc, tsgo), npx tsc, pnpm [exec|dlx] tsc, npm exec tsc, yarn tsc, bunx tsc, node_modules/.bin/tsc, "
     "npm|pnpm|yarn run tsc|typecheck|type-check|check-types",
     (
-        Words(("tsc",)),
+        Words(("tsc", "vue-tsc", "tsgo")),  # vue-tsc and TypeScript 7's tsgo print tsc's diagnostics
         Words(("npm", "pnpm", "yarn", "bun"), ("run", "run-script"), SCRIPTS, skip_options=False),
         Words(("pnpm", "yarn", "bun"), SCRIPTS, skip_options=False),
     ),
