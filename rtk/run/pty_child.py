@@ -20,9 +20,7 @@ Standard library only, and no `subprocess` (child.py): this runs before the chil
 """
 from __future__ import annotations
 
-import fcntl
 import os
-import termios
 
 from rtk.run.child import Child, which
 from rtk.run.child import spawn as spawn_child
@@ -71,7 +69,7 @@ def spawn(argv: list[str], pty_streams: Iterable[int] = (), *, no_pager: bool = 
     command in one line); else it is looked up here, as a shell would."""
     program = executable or _find(argv[0])
     wanted = set(pty_streams)
-    size = window_size(size_from)
+    size = window_size(size_from) if wanted else None
     pairs = {fd: open_pty(size) if fd in wanted else _pipe() for fd in (STDOUT, STDERR)}
     env = _child_env(no_pager) if wanted else None
     try:
@@ -102,6 +100,8 @@ def _find(name: str) -> str:
 
 def open_pty(size: bytes | None) -> tuple[int, int]:
     """A (master, slave) pair with the given window size and no `\\n` -> `\\r\\n` translation."""
+    import termios
+
     master, slave = os.openpty()
     try:
         attrs = termios.tcgetattr(slave)
@@ -118,6 +118,9 @@ def open_pty(size: bytes | None) -> tuple[int, int]:
 
 def window_size(fd: int) -> bytes | None:
     """The raw `struct winsize` of the terminal on fd, or None when fd is no terminal."""
+    import fcntl  # fcntl and termios load only for a terminal: not on an agent's pipes
+    import termios
+
     try:
         return fcntl.ioctl(fd, termios.TIOCGWINSZ, b"\0" * 8)
     except OSError:
@@ -125,6 +128,9 @@ def window_size(fd: int) -> bytes | None:
 
 
 def _set_window_size(fd: int, size: bytes) -> None:
+    import fcntl
+    import termios
+
     try:
         fcntl.ioctl(fd, termios.TIOCSWINSZ, size)
     except OSError:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 
 from rtk import config
-from rtk.run import progress
 
 # What coding agents set in the environment of the commands they run (each a non-empty value).
 AGENT_MARKERS = (
@@ -84,6 +83,8 @@ def _status_fd(ttys: tuple[int, ...], watched: bool, no_progress: bool) -> int |
         return None
     if not ttys or not (watched or forced):
         return None
+    from rtk.run import progress  # only at a terminal
+
     return progress.status_fd() if 1 in ttys else 2
 
 
