@@ -151,3 +151,17 @@ def test_a_signed_tags_signature_is_one_line() -> None:
     assert out == ["tag v1", "Tagger: A <a@b>", "Date:   Tue May 13 07:53:02 2025 -0700", "release v1",
                    "[pgp signature: 5 lines not shown]", "fffffff 2026-08-03 A U Thor: release v1"]
     assert filt.elided
+
+
+def test_hunk_locators_stay_within_a_budget_of_their_own() -> None:
+    lines = []
+    for n in range(150):  # 150 files of 5 hunks each: 750 hunks, far past both budgets
+        lines += [f"diff --git a/f{n}.py b/f{n}.py", f"--- a/f{n}.py", f"+++ b/f{n}.py"]
+        for h in range(5):
+            lines += [f"@@ -{h * 50 + 1},3 +{h * 50 + 1},3 @@ def g{h}():", f"-old {n} {h}", f"+new {n} {h}"]
+    _, out = run("git diff", lines)
+    folded = [text for text in out if text.startswith("... ") and "not shown" in text]
+    listed = sum(text.count(",") + 1 for text in folded if "(at " in text)
+    assert listed <= 80 + 2 * 750 ** 0.5 + 6 + 5  # the budget, a resumed run, one line's last entry
+    assert folded[-1] == "... 5 hunks not shown"
+    assert all(f"f{n}.py (+5 -5" in "\n".join(out) for n in range(150))

@@ -24,7 +24,9 @@ from rtk.filters.git.hunk import UNLIMITED, Budget, Hunk
 
 HUNK_RE = re.compile(r"(@@+) -\d+")
 NEW_START_RE = re.compile(r" \+(\d+)")
-MAX_UNSHOWN_STARTS = 60
+MAX_UNSHOWN_STARTS = 60  # start lines listed for one file's hunks not shown
+SECTIONS_NAMED, SECTION_CHARS = 6, 60  # the first few of them also say git's section, cut short
+LOCATOR_BASE, LOCATOR_SCALE = 80, 2  # start lines listed over the whole output: 80 + 2 * sqrt(hunks)
 FILE_START = ("diff --git ", "diff --cc ", "diff --combined ")
 HEADER_TAGS = {
     "new file mode ": "new", "deleted file mode ": "deleted",
@@ -72,6 +74,7 @@ class DiffParser:
 
     def __init__(self, budget: Budget, fold: bool = True) -> None:
         self.budget, self.fold = budget, fold
+        self.locator = Budget(LOCATOR_BASE, LOCATOR_SCALE) if fold else Budget(UNLIMITED, 0)
         self.file: FileDiff | None = None
         self.hunk: Hunk | None = None
         self.files = 0
@@ -155,6 +158,7 @@ class DiffParser:
     def _open_hunk(self, text: str, width: int) -> list[str]:
         self.deleted = self.fold and self.file is not None and "deleted" in self.file.tags
         self.hunk = Hunk(width, Budget(0, 0) if self.deleted else self.budget, self.fold)
+        self.locator.seen += 1
         self.pending_header = text
         m = NEW_START_RE.search(text)
         marker = "@" * (width + 1)
@@ -178,21 +182,26 @@ class DiffParser:
         return self._file_lines(lines) if lines else []
 
     def _unshown_line(self) -> list[str]:
-        """`... 3 hunks not shown (at lines 9, 23: jobs:; 53: def main():)`."""
+        """`... 3 hunks not shown (at lines 9, 23: jobs:; 53: def main():)`: start lines while the
+        locator budget lasts (it grows slowly with the hunks seen, like the lines' budget)."""
         file = self.file
         if file is None or not file.unshown:
             return []
         starts, file.unshown = file.unshown, []
+        located = [start for start in starts[:MAX_UNSHOWN_STARTS] if self.locator.take()]
+        what = "1 hunk not shown" if len(starts) == 1 else f"{len(starts)} hunks not shown"
+        if not located:
+            return [f"... {what}"]
         groups: list[tuple[list[str], str]] = []
-        for line, section in starts[:MAX_UNSHOWN_STARTS]:
+        for n, (line, section) in enumerate(located):
+            section = section[:SECTION_CHARS] if n < SECTIONS_NAMED else ""
             if groups and groups[-1][1] == section:
                 groups[-1][0].append(line)
             else:
                 groups.append(([line], section))
         where = "; ".join(", ".join(lines) + (f": {section}" if section else "") for lines, section in groups)
-        more = f"; +{len(starts) - MAX_UNSHOWN_STARTS} more" if len(starts) > MAX_UNSHOWN_STARTS else ""
-        what = "1 hunk not shown (at line" if len(starts) == 1 else f"{len(starts)} hunks not shown (at lines"
-        return [f"... {what} {where}{more})"]
+        more = f"; +{len(starts) - len(located)} more" if len(starts) > len(located) else ""
+        return [f"... {what} (at {'line' if len(starts) == 1 else 'lines'} {where}{more})"]
 
     def _close_hunk(self) -> list[str]:
         hunk, self.hunk = self.hunk, None
