@@ -130,6 +130,8 @@ class DeclarativeFilter(BaseFilter):
             self._plain_lines -= 1
             if not self._plain_lines:
                 self._go_fast()
+        elif not self.reference:  # a caller that kept this bound method from before the switch
+            return self._line_feed(line, stream)
         if stream is _STDERR and not self.spec.filter_stderr:
             return (_line((line, stream)),)
         assert self.active is not None

@@ -87,7 +87,8 @@ def outputs(spec: FilterDef, lines: list[tuple[str, Stream]], code: int, *, refe
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(engine, "FAST_AFTER", fast_after)
         filt = DeclarativeFilter(spec, FilterContext(("t",), recall), reference=reference)
-        out = [(line.text, line.stream) for text, stream in lines for line in filt.feed(text, stream)]
+        feed = filt.feed  # kept from before the hand-over, as a caller may
+        out = [(line.text, line.stream) for text, stream in lines for line in feed(text, stream)]
         progress = dict(filt.progress())
         out += [(line.text, line.stream) for line in filt.finish(code)]
     return out, filt.elided, progress
