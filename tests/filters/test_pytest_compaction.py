@@ -246,3 +246,14 @@ def test_a_full_diff_pytest_cut_before_any_change_leaves_only_its_note() -> None
              "E         {'a': 1} != {'a': 2}", "E         Full diff: (-: missing in left side, +: extra in left side)",
              "E           {", "E               'a': {...", "E         ...Full output truncated, use '-vv' to show"]
     assert compact(lines) == ([*lines[:3], lines[-1]], True)
+
+
+def test_a_verbose_block_with_many_ways_to_read_each_line_is_refused_at_once() -> None:
+    # each line has several `::` and ` PASSED`: a pattern that could match a line more than one
+    # way would try every combination before refusing the block (this test would never end)
+    from rtk.filters.pytest.progress_block import passing_progress
+
+    lines = b"t.py::A::B::test[x PASSED y] PASSED [ 1%]\n" * 60
+    assert passing_progress(lines + b"t.py::A::test_z FAILED [ 2%]\n") is None
+    counted = passing_progress(lines)
+    assert counted is not None and (counted.dots, counted.verbose) == (60, True)

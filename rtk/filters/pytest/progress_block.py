@@ -13,9 +13,12 @@ from collections import Counter
 # Lines of passing progress (`....s  [ 40%]`, `tests/x.py ..x.`, `x.py::t PASSED  [ 9%]`), checked
 # on the raw bytes of a whole block, one C-level match a line: the line path would only count them.
 DOTS_LINE = re.compile(rb"(?:([.sxX]+)|(\S+) ([.sxX]+)) *(?:\[ *\d+(?:%|/\d+)\])?")  # bare first: no backtracking
-VERBOSE_LINE = re.compile(rb"[^ ]*?::.* PASSED")
-# A whole block of bare progress lines (-q), checked in one match: no per-line work at all.
+# Whole blocks of bare progress lines (-q) or of -v PASSED lines, checked in one match each:
+# no per-line work at all.
 BARE_BLOCK = re.compile(rb"(?:[.sxX]+ *(?:\[ *\d+(?:%|/\d+)\])?\n)*")
+# Each line is checked by a lookahead (never backtracked into) and then taken whole, so a line
+# matches one way only: a failing match stays linear however many `::` or ` PASSED` a line holds.
+VERBOSE_BLOCK = re.compile(rb"(?:(?=[^ \n]*::[^\n]* PASSED)[^\n]*\n)*")
 
 
 class Counted:
@@ -32,12 +35,12 @@ def passing_progress(body: bytes) -> Counted | None:
     if BARE_BLOCK.fullmatch(body) is not None:  # the counters hold no `.`, `s`, `x` or `X`
         others = Counter({char: n for char in "sxX" if (n := body.count(char.encode()))})
         return Counted(body.count(b"."), others, "", False)
+    if b"::" in body:
+        if VERBOSE_BLOCK.fullmatch(body) is None:
+            return None
+        return Counted(body.count(b"\n"), Counter(), "", True)
     lines = body.split(b"\n")
     lines.pop()  # after the final newline
-    if b"::" in body:
-        if not all(map(VERBOSE_LINE.match, lines)):
-            return None
-        return Counted(len(lines), Counter(), "", True)
     found = list(map(DOTS_LINE.fullmatch, lines))
     if not all(found):
         return None
