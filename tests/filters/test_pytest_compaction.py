@@ -257,3 +257,12 @@ def test_a_verbose_block_with_many_ways_to_read_each_line_is_refused_at_once() -
     assert passing_progress(lines + b"t.py::A::test_z FAILED [ 2%]\n") is None
     counted = passing_progress(lines)
     assert counted is not None and (counted.dots, counted.verbose) == (60, True)
+
+
+def test_native_repeats_of_a_parametrized_test_with_slashes_in_its_ids_keep_only_their_message() -> None:
+    def body(value: str) -> list[str]:
+        return ["Traceback (most recent call last):", '  File "tests/t.py", line 127, in test_valid',
+                "    assert dump(x) == y", f"AssertionError: assert '{value}' == 'x'"]
+    printed, _ = run([f"{SEP} FAILURES {SEP}", "____ test_valid[valid/a] ____", *body("A"),
+                      "____ test_valid[valid/b] ____", *body("B"), f"{SEP} 2 failed in 0.10s {SEP}"])
+    assert printed[4:6] == ["FAILED tests/t.py::test_valid[valid/b] (same place as [valid/a])", "AssertionError: assert 'B' == 'x'"]

@@ -37,7 +37,8 @@ class Reporter:
         self.elided = self.elided or block.elided
         title = self.title(block)
         name = title.partition(" of ")[2] or title.partition(" ")[2]
-        name = name.rpartition("/")[2] if "::" in name else name.removeprefix("collecting ")  # `test_x.py::TestA::test_b`
+        path, sep, rest = name.partition("::")  # `test_x.py::TestA::test_b[a/b]`: the file's name only
+        name = path.rpartition("/")[2] + sep + rest if sep else name.removeprefix("collecting ")
         last = self._last
         out = self._dedupe(block, _unnamed_own_frame(lines, block), title, name)
         if self._last is last and out[:1] == [title]:
@@ -72,7 +73,7 @@ class Reporter:
         """Another parameter of a test failing on the same line as an earlier one: its E lines
         (the values differ) under one line naming the earlier one, whose location was printed."""
         base, bracket, _ = name.partition("[")
-        frames = tuple(text for text in body if text[:2] != "E " and text != "E")
+        frames = tuple(text for text in body if _is_frame(text))
         if not bracket or len(frames) < 2 or len(frames) == len(body):
             return [title, *body, *captured]
         key = hash(("place", base, *frames))
@@ -80,7 +81,7 @@ class Reporter:
             self._seen[key] = name
             return [title, *body, *captured]
         self.elided = True
-        errors = [text for text in body if text[:2] == "E " or text == "E"]
+        errors = [text for text in body if not _is_frame(text)]
         return [self._repeat(title, "place", first, name), *errors, *captured]
 
     def _same_lookup(self, body: list[str], captured: list[str], title: str, name: str, place: str) -> list[str]:
@@ -126,6 +127,12 @@ def _unnamed_own_frame(lines: list[str], block: Block) -> list[str]:
         if text.endswith(f", in {func}") and NATIVE_PLACE_RE.match(text) is not None:
             return [*lines[:i], text[:-len(f", in {func}")], *lines[i + 1:]]
     return lines
+
+
+def _is_frame(text: str) -> bool:
+    """A traceback line saying where (`> source`, `path:12: ...`, `File "path", line 12`), not what."""
+    return (text[:2] == "> " or NATIVE_PLACE_RE.match(text) is not None
+            or (p.LOCATION_RE.match(text) is not None and not text.startswith("E ")))
 
 
 def _short_ref(first: str, name: str) -> str:
