@@ -26,6 +26,7 @@ _DISJOINT_RUNS = re.compile(r"\((?:\?:)?(?:" + "|".join(f"{a}[+*]{b}|{b}[+*]{a}"
                             + r")\+\)")
 _FLAG_GROUP_RE = re.compile(r"\(\?[aiLmsux-]")  # inline flags change what a literal means
 _BOUNDS_RE = re.compile(r"\{(\d*)(,)?(\d*)\}")
+_BRACES = re.compile(r"\{(?=[\d,])(\d*)(?:,\d*)?\}")  # what `re` reads as a count (`{}`, `{x}` are text)
 _REPL_RE = re.compile(r"\$(?:\$|\{([^}]*)\}|([0-9A-Za-z_]+))")
 
 
@@ -144,17 +145,15 @@ def required_literal(pattern: str) -> str:
     while i < len(pattern):
         literal, width = _atom(pattern, i)
         i += width
-        optional = i < len(pattern) and (pattern[i] in "?*" or pattern.startswith(("{0", "{,"), i))
-        if literal is None or optional or (i < len(pattern) and pattern[i] in "+{"):
-            repeated = _least_count(pattern, i) * literal if literal is not None and not optional else ""
+        braces = _BRACES.match(pattern, i) if pattern.startswith("{", i) else None  # else `{` is a literal
+        quantified = braces is not None or pattern.startswith(("?", "*", "+"), i)
+        if literal is None or quantified:
+            repeated = _least_count(pattern, i) * literal if literal is not None else ""
             runs.append("".join(run) + repeated)  # `a+` still needs one `a`, `a{3,}` three
             run = [repeated]  # and what follows the repetition comes right after those
-            while i < len(pattern) and pattern[i] in "?*+":
+            i = braces.end() if braces is not None else i
+            while i < len(pattern) and pattern[i] in "?*+":  # `a*?`, `a{2,}+`: lazy, possessive
                 i += 1
-            if i < len(pattern) and pattern[i] == "{":
-                i = pattern.find("}", i) + 1 or len(pattern)
-                while i < len(pattern) and pattern[i] in "?+":  # lazy `{2,}?`, possessive `{2,}+`
-                    i += 1
         else:
             run.append(literal)
     runs.append("".join(run))
@@ -162,14 +161,11 @@ def required_literal(pattern: str) -> str:
 
 
 def _least_count(pattern: str, i: int) -> int:
-    """The fewest times the quantifier at `i` (`+` or `{n,m}`) repeats its atom; 0 when the
-    `{` is not a quantifier (then the text after it is not adjacent to the atom)."""
-    if pattern[i] == "+":
+    """The fewest times the quantifier at `i` (`?`, `*`, `+`, `{n,m}`) repeats its atom."""
+    if pattern.startswith("+", i):
         return 1
-    bounds = _BOUNDS_RE.match(pattern, i)
-    if bounds is None or not bounds.group(1) or bounds.group(3) and int(bounds.group(3)) < int(bounds.group(1)):
-        return 0
-    return int(bounds.group(1))
+    braces = _BRACES.match(pattern, i)
+    return int(braces.group(1)) if braces is not None and braces.group(1) else 0
 
 
 def _atom(pattern: str, i: int) -> tuple[str | None, int]:

@@ -24,7 +24,7 @@ from rtk.filters.declarative.catalog import load_all
 from rtk.filters.declarative.definition import FilterDef
 from rtk.filters.declarative.engine import DeclarativeFilter
 from rtk.filters.declarative.fast import anchored_prefix
-from rtk.filters.declarative.pattern import LINE_CAP, required_literal
+from rtk.filters.declarative.pattern import LINE_CAP, PatternError, compile_pattern, required_literal
 from rtk.filters.declarative.rules import Rules
 from tests.filters.declarative.helpers import load, one, rust_builtin_text
 
@@ -218,3 +218,68 @@ def test_the_byte_path_prints_what_the_line_path_prints_for_the_rust_rtk_filters
     blocks = data.draw(st.lists(st.tuples(block, st.sampled_from((Stream.STDOUT, Stream.STDERR))), max_size=6))
     code = data.draw(st.sampled_from((0, 1)))
     assert printed_bytes(spec, blocks, code, by_block=True) == printed_bytes(spec, blocks, code, by_block=False)
+
+
+ATOMS = st.sampled_from(["a", "b", " ", ":", "-", "A", "1", r"\d", r"\s", r"\S", r"\w", ".", "[ab]", "[^a]", "[a-]",
+                         r"\x41", r"\.", r"\|", r"\\", r"\b", "{", "}"])
+QUANTIFIERS = st.sampled_from(["", "", "", "*", "+", "?", "{2}", "{1,3}", "{2,}", "{,2}", "*?", "+?", "{2,}?", "++"])
+
+
+@st.composite
+def regexes(draw: st.DrawFn, depth: int = 0) -> str:
+    """Small regexes of the shapes filter files use, groups and alternations included."""
+    pieces = []
+    for _ in range(draw(st.integers(1, 4))):
+        if depth < 2 and draw(st.integers(0, 4)) == 0:
+            opener = draw(st.sampled_from(["(", "(?:"]))
+            atom = opener + "|".join(draw(st.lists(regexes(depth + 1), min_size=1, max_size=2))) + ")"
+        else:
+            atom = draw(ATOMS)
+        pieces.append(atom + draw(QUANTIFIERS))
+    body = "".join(pieces)
+    if depth == 0 and draw(st.booleans()):
+        body += "|" + draw(regexes(1))
+    return (draw(st.sampled_from(["", "^"])) if depth == 0 else "") + body + \
+        (draw(st.sampled_from(["", "$"])) if depth == 0 else "")
+
+
+def compiles(pattern: str) -> bool:
+    """As the engine takes it: a nested quantifier (which could backtrack for ever) is refused."""
+    try:
+        compile_pattern(pattern, "test")
+    except PatternError:
+        return False
+    return True
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.filter_too_much])
+@given(pattern=regexes(), data=st.data())
+def test_the_gates_are_sound_on_generated_patterns(pattern: str, data: st.DataObject) -> None:
+    assume(compiles(pattern))
+    text = data.draw(st.from_regex(re.compile(pattern)))
+    assume("\n" not in text and re.search(pattern, text) is not None)
+    assert required_literal(pattern) in text
+    assert text.startswith(anchored_prefix(pattern))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.filter_too_much])
+@given(patterns=st.lists(regexes(), min_size=1, max_size=4), replacement=st.sampled_from(["", "x", "$1", "<$0>", "%$1"]),
+       lines=st.lists(st.text(alphabet="ab :-A1|.\\\t", max_size=12), max_size=12))
+def test_fast_path_equals_the_plain_rules_on_generated_filters(patterns: list[str], replacement: str,
+                                                               lines: list[str]) -> None:
+    import json
+
+    strip, *rest = patterns
+    fields = (f"strip_lines_matching = [{', '.join(json.dumps(p) for p in patterns[1:] or [strip])}]\n"
+              f"replace = [{{ pattern = {json.dumps(strip)}, replacement = {json.dumps(replacement)} }}]\n"
+              f"counters = {{ hits = {json.dumps(rest[0] if rest else strip)} }}\nsummary = \"{{hits}}\"\n")
+    found = load(HEAD_FOR_GENERATED + fields)
+    assume(not found.errors)  # a nested quantifier is refused, as for any file
+    spec = found.filters[0]
+    fed = [(line, Stream.STDOUT) for line in lines]
+    assert outputs(spec, fed, 0, reference=False, recall=True) == outputs(spec, fed, 0, reference=True, recall=True)
+
+
+HEAD_FOR_GENERATED = 'schema_version = 1\n[filters.t]\nmatch_command = "^t\\\\b"\n'
