@@ -1,11 +1,14 @@
 """The content filter: exact under the budget; over it, numbered start and end plus a command."""
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterable
+from _collections import deque  # `collections` itself imports a dozen modules
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream
 from rtk.filters.content.origin import Origin, SedRange, understood
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 MAX_SHOWN_LINE = 2000  # a minified line in the shown part is cut here, with a count
 NOTHING: tuple[Line, ...] = ()

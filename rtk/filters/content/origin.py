@@ -8,8 +8,12 @@ hint pipes the same command through `sed -n`.
 from __future__ import annotations
 
 import os
-import shlex
-from collections.abc import Sequence
+
+from rtk.shell.quote import join_words, quote_word
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 CAT_FLAGS = frozenset("AbeEnstTuv")
 HEAD_VALUE = ("-n", "-c", "--lines", "--bytes")
@@ -54,8 +58,8 @@ class Origin:
     def command_for(self, first: int, last: int) -> str:
         """The command that prints output lines first..last (numbers as shown in the elision)."""
         if self.file is not None:
-            return f"sed -n '{first},{last}p' {shlex.quote(self.file)}"
-        return f"{shlex.join(self.argv)} | sed -n '{first},{last}p'"
+            return f"sed -n '{first},{last}p' {quote_word(self.file)}"
+        return f"{join_words(self.argv)} | sed -n '{first},{last}p'"
 
 
 def _operands(args: Sequence[str], with_value: Sequence[str]) -> list[str]:
