@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import _thread
 import os
+import select
 import time
 
 TYPE_CHECKING = False
@@ -58,6 +59,10 @@ class Child:
                 if self.returncode is None:
                     self._reap(0)
             return self.returncode  # type: ignore[return-value]
+        if (code := self.poll()) is not None:
+            return code
+        if self._exits_within(timeout):
+            return self.wait()
         deadline = time.monotonic() + timeout
         delay = 0.0005
         while (code := self.poll()) is None:
@@ -67,6 +72,22 @@ class Child:
             time.sleep(min(delay, remaining))
             delay = min(delay * 2, _POLL_MAX_SECONDS)
         return code
+
+    def _exits_within(self, timeout: float) -> bool:
+        """Wait on a pidfd (Linux 5.3+): woken the moment the child exits, not at the next poll
+        of a sleeping loop. False when there is no pidfd; ChildTimeout when it did not exit."""
+        try:
+            fd = os.pidfd_open(self.pid)
+        except (AttributeError, OSError):
+            return False
+        try:
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            if not poller.poll(max(0, int(timeout * 1000 + 0.999))):
+                raise ChildTimeout(f"pid {self.pid} still running after {timeout} s")
+        finally:
+            os.close(fd)
+        return True
 
     def send_signal(self, signum: int) -> None:
         if self.poll() is None:
