@@ -3,16 +3,18 @@
 Keeps: the branch and its ahead/behind/diverged state (`branch main, ahead of origin/main by 2`),
 state lines (merge/rebase/cherry-pick in progress) verbatim, and every file as one line in its
 group (`staged:`, `conflicts:`, `unstaged:`, `untracked:`): `M src/a.py`, `R old -> new`,
-`UU src/b.py`, `?? tmp/`. A clean tree is one line: `clean (branch main, up to date with
-origin/main)`.
+`UU src/b.py`; untracked and ignored paths alone (`tmp/`: the group says what they are, and
+git's own tab-indented line costs no more). A clean tree is one line: `clean (branch main, up to
+date with origin/main)`.
 Drops: hint lines (`  (use "git add <file>..." ...)`), blank lines, the closing `no changes added
-to commit` advice. A group over 60 files shows its first 40 and a marker counting the rest by
-folder (content elided: recall). Anything not in git's English long format passes through.
+to commit` advice. Every file is named up to 250 in a group (an agent acts on each path); a
+larger group shows its first 100 and a marker counting the rest by folder (content elided:
+recall). Anything not in git's English long format passes through.
 """
 from __future__ import annotations
 
 from rtk.filters.base import FilterContext, Line, Stream
-from rtk.filters.git.caps import CappedList
+from rtk.filters.git.caps import MAX_FILES, SHOW_FILES, CappedList
 from rtk.filters.git.common import NOTHING, GitFilter, out
 from rtk.filters.git.status_lines import branch_part, file_entry, is_hint
 
@@ -33,7 +35,7 @@ CODES = {
     "both modified": "UU", "added by us": "AU", "added by them": "UA", "deleted by us": "DU",
     "deleted by them": "UD", "both added": "AA", "both deleted": "DD",
 }
-PLAIN_CODES = {"untracked": "??", "ignored": "!!"}
+PLAIN_SECTIONS = frozenset(("untracked", "ignored"))
 FIRST_WORDS = ("On branch ", "HEAD detached ", "Not currently on any branch.")
 STATE_WORDS = ("interactive rebase in progress", "rebase in progress", "You are currently ",
                "You are in the middle of ", "No commits yet", "You have unmerged paths.")
@@ -49,8 +51,8 @@ class StatusFilter(GitFilter):
         self.files = 0
         recall = self.ctx.recall_enabled
         big = 1 << 60
-        self._cap = self.ctx.limit("git_status_max_files", 60) if recall else big
-        self._show = min(self.ctx.limit("git_status_show_files", 40), self._cap) if recall else big
+        self._cap = self.ctx.limit("git_status_max_files", MAX_FILES) if recall else big
+        self._show = min(self.ctx.limit("git_status_show_files", SHOW_FILES), self._cap) if recall else big
 
     def starts(self, text: str) -> bool:
         return text.startswith(FIRST_WORDS + STATE_WORDS)
@@ -72,15 +74,15 @@ class StatusFilter(GitFilter):
 
     def _file(self, text: str, line: str, stream: Stream) -> Iterable[Line]:
         section = self._section or ""
-        if section in PLAIN_CODES:
-            code, path = PLAIN_CODES[section], text[1:]
-        elif (entry := file_entry(text)) is not None and entry[0] in CODES:
-            code, path = CODES[entry[0]], entry[1]
+        if section in PLAIN_SECTIONS:
+            entry = path = text[1:]
+        elif (found := file_entry(text)) is not None and found[0] in CODES:
+            entry, path = f"{CODES[found[0]]} {found[1]}", found[1]
         else:
             return [Line(line, stream)]
         self.files += 1
         assert self._group is not None
-        return out(*self._group.add(f"{code} {path}", path))
+        return out(*self._group.add(entry, path))
 
     def _open(self, section: str) -> list[Line]:
         self._section = section
