@@ -52,7 +52,7 @@ def test_status_groups_files_without_hints(repo: Path, git_env: dict[str, str]) 
     result = rtk(repo, git_env, "git", "status")
     assert result.returncode == 0
     assert result.stdout.splitlines() == ["branch main", "staged:", "A src/new.py", "unstaged:",
-                                          "M src/mod0.py", "untracked:", "?? notes.txt"]
+                                          "M src/mod0.py", "untracked:", "notes.txt"]
 
 
 def test_status_of_a_clean_tree(repo: Path, git_env: dict[str, str]) -> None:
