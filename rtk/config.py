@@ -120,8 +120,9 @@ def _read(path: str) -> Config:
 def _parse(text: str, path: str, problems: list[str]) -> dict[str, Any] | None:
     """The parsed file, from the parse cache while the text is the one it was made from."""
     cache = _parse_cache_path()
-    cached = _read_parse_cache(cache)
-    if cached is not None and cached.get("path") == path and cached.get("text") == text:
+    cached = paths.read_marshal(cache)
+    if cached is not None and cached.get("path") == path and cached.get("text") == text \
+            and isinstance(cached.get("problems"), list):
         problems.extend(cached["problems"])
         return cached["parsed"]  # type: ignore[no-any-return]
     found: list[str] = []
@@ -137,34 +138,12 @@ def _parse_cache_path() -> str:
     return os.path.join(paths.data_dir_path(), "cache", f"config.{sys.implementation.cache_tag}.marshal")
 
 
-def _read_parse_cache(path: str) -> dict[str, Any] | None:
-    import marshal
-
-    try:
-        with open(path, "rb") as handle:
-            data = marshal.load(handle)
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-    return data if isinstance(data, dict) and isinstance(data.get("problems"), list) else None
-
-
 def _write_parse_cache(path: str, data: dict[str, Any]) -> None:
-    """Best effort (a read-only data dir just parses every time); never half a file."""
-    import marshal
-
-    tmp = f"{path}.{os.getpid()}.tmp"
+    """Best effort: a read-only data dir, or a TOML date no key of ours takes, just parses again."""
     try:
-        blob = marshal.dumps(data)  # ValueError: a TOML date or time, which no key of ours takes
-        paths.private_dir_path(os.path.dirname(path))
-        fd = paths.open_private(tmp, os.O_WRONLY | os.O_TRUNC)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(blob)
-        os.replace(tmp, path)
+        paths.write_marshal(path, data, private=True)  # it holds the config's text
     except (OSError, ValueError):
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        pass
 
 
 def _parse_toml(text: str, path: str, problems: list[str]) -> dict[str, Any] | None:

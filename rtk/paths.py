@@ -11,6 +11,7 @@ import os
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 
 def _path(text: str) -> Path:
@@ -125,3 +126,42 @@ def open_private(path: str | Path, flags: int) -> int:
     except OSError:
         pass  # not ours to change (a file the user pointed rtk at): leave its mode alone
     return fd
+
+
+def read_marshal(path: str) -> dict[str, Any] | None:
+    """A cache file rtk wrote with `write_marshal`: its dict, or None when missing or unreadable
+    (caches are rebuilt, never trusted blindly: the caller checks the key it stored)."""
+    import marshal
+
+    try:
+        with open(path, "rb") as handle:
+            data = marshal.load(handle)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_marshal(path: str, data: dict[str, Any], private: bool = False) -> None:
+    """Write a cache file atomically (a reader never sees half of it). `private`: 0600 in a 0700
+    dir, for what holds the user's text; else the umask decides, as for a .pyc beside the package.
+    Raises OSError (a read-only place) or ValueError (data marshal cannot hold)."""
+    import marshal
+
+    blob = marshal.dumps(data)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    if private:
+        private_dir_path(os.path.dirname(path))
+    else:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    try:
+        fd = open_private(tmp, os.O_WRONLY | os.O_TRUNC) if private else \
+            os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(blob)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -11,11 +11,10 @@ every call simply imports every package, as before.
 """
 from __future__ import annotations
 
-import marshal
 import os
 import sys
 
-from rtk.paths import data_dir_path
+from rtk.paths import data_dir_path, read_marshal, write_marshal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -79,7 +78,7 @@ def cached(filters_dir: str, packages: Sequence[str], compute: Callable[[], Prog
     """The index for these packages: the stored one while its stamp holds, else computed and stored."""
     key = stamp(filters_dir, packages)
     for path in _places(filters_dir):
-        data = _read(path)
+        data = read_marshal(path)
         if data is not None and data.get("stamp") == key:
             try:
                 return ProgramIndex(**data["index"])  # type: ignore[arg-type]
@@ -87,37 +86,14 @@ def cached(filters_dir: str, packages: Sequence[str], compute: Callable[[], Prog
                 break  # another layout (an older rtk wrote it): rebuild
     index = compute()
     for path in _places(filters_dir):
-        if _write(path, {"stamp": key, "index": index.as_data()}):
+        try:
+            write_marshal(path, {"stamp": key, "index": index.as_data()})
             break
+        except (OSError, ValueError):
+            continue  # not writable here: the next place, or none (every call computes it)
     return index
 
 
 def _places(filters_dir: str) -> list[str]:
     name = f"filter-programs.{sys.implementation.cache_tag}.marshal"
     return [os.path.join(filters_dir, "__pycache__", name), os.path.join(data_dir_path(), "cache", name)]
-
-
-def _read(path: str) -> dict[str, object] | None:
-    try:
-        with open(path, "rb") as handle:
-            data = marshal.load(handle)
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _write(path: str, data: dict[str, object]) -> bool:
-    """Atomically (a reader never sees half a file); False when the place is not writable."""
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        with open(tmp, "wb") as handle:
-            marshal.dump(data, handle)
-        os.replace(tmp, path)
-    except (OSError, ValueError):
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        return False
-    return True

@@ -2,7 +2,7 @@
 
 The file format is the Rust rtk's (`[filters.NAME]` + `[[tests.NAME]]`) plus our extensions; see
 docs/filters.md. This module is the part read on the hook path, before every agent command, so it
-holds everything that path needs and imports only `os`, `sys` and `marshal`: where filter files
+holds everything that path needs and imports only `os`, `sys` and `rtk.paths` (marshal): where filter files
 live, the matcher types, and the precompiled index. The index (one marshal file per part: the
 built-in filters', the user's, and one per project) is valid while the filter files and the
 trust store keep their mtimes and sizes; stat-ing them is all a warm call costs. When anything
@@ -16,12 +16,11 @@ while trusted (trust.py).
 """
 from __future__ import annotations
 
-import marshal
 import os
 import sys
 
 from rtk.filters.serves import Serves
-from rtk.paths import config_dir_path, data_dir_path
+from rtk.paths import config_dir_path, data_dir_path, read_marshal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -216,12 +215,7 @@ def part_paths(part: str, root: str | None = None) -> tuple[str, str]:
 
 
 def read_part(path: str) -> dict[str, object] | None:
-    try:
-        with open(path, "rb") as handle:
-            data = marshal.load(handle)
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-    return data if isinstance(data, dict) else None
+    return read_marshal(path)
 
 
 def _rebuild(part: str, root: str | None) -> None:

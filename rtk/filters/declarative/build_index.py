@@ -7,10 +7,9 @@ old index or the new one, never half of one.
 from __future__ import annotations
 
 import errno
-import marshal
-import os
 import sys
 
+from rtk import paths
 from rtk.filters import declarative
 from rtk.filters.declarative import trust
 from rtk.filters.declarative.catalog import Catalog, load_file
@@ -51,11 +50,7 @@ def write_part(part: str, root: str | None) -> None:
 
 
 def _write(path: str, data: dict[str, object]) -> None:
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    temp = f"{path}.{os.getpid()}.tmp"
-    with open(temp, "wb") as handle:
-        marshal.dump(data, handle)
-    os.replace(temp, path)
+    paths.write_marshal(path, data)
 
 
 def main(argv: list[str]) -> int:
