@@ -160,17 +160,31 @@ class BaseFilter:
         return {}
 
 
+class LazyPattern:
+    """A regex compiled on first use: `re` (and the `enum` it imports) costs more than a `git
+    status` takes, so the short run path imports it only once a line needs the regex."""
+
+    __slots__ = ("_compiled", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._compiled: re.Pattern[str] | None = None
+
+    def get(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            import re
+
+            self._compiled = re.compile(self.pattern)
+        return self._compiled
+
+
 ANSI_PATTERN = r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]"
-_ansi: list[re.Pattern[str]] = []  # compiled on first use: most outputs an agent gets have no escapes
+_ANSI = LazyPattern(ANSI_PATTERN)  # most outputs an agent gets have no escapes
 
 
 def ansi_re() -> re.Pattern[str]:
-    """The compiled escape-sequence regex (`re` is imported only once an escape shows up)."""
-    if not _ansi:
-        import re
-
-        _ansi.append(re.compile(ANSI_PATTERN))
-    return _ansi[0]
+    """The compiled escape-sequence regex."""
+    return _ANSI.get()
 
 
 def __getattr__(name: str) -> object:  # `from rtk.filters.base import ANSI_RE` still works

@@ -9,6 +9,8 @@ status` takes. Long texts go to the compiled regex; a property test holds the tw
 """
 from __future__ import annotations
 
+from rtk.filters.base import LazyPattern
+
 PIECE_PATTERN = r" ?[^\W\d_]+|\d{1,3}| ?[^\w\s]+|\s+"
 SHORT_TEXT = 16 * 1024  # past this the regex is cheaper than its import
 
@@ -18,7 +20,7 @@ _ASCII_CLASSES = {
            else NONE if ch == "_" else PUNCT)
     for code, ch in ((code, chr(code)) for code in range(128))
 }
-_regex: list[object] = []
+_PIECES = LazyPattern(PIECE_PATTERN)
 
 
 def pieces(text: str) -> int:
@@ -53,8 +55,4 @@ def _class_of(ch: str) -> str:
 
 
 def _regex_pieces(text: str) -> int:
-    if not _regex:
-        import re
-
-        _regex.append(re.compile(PIECE_PATTERN))
-    return len(_regex[0].findall(text))  # type: ignore[attr-defined]
+    return len(_PIECES.get().findall(text))

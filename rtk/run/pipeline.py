@@ -18,7 +18,7 @@ from _collections import deque  # `collections` itself imports a dozen modules
 
 from rtk import config, paths, recall
 from rtk.filters import registry as filters
-from rtk.filters.base import FilterContext, Line, Stream, ansi_re, recall_hint, strip_ansi
+from rtk.filters.base import FilterContext, LazyPattern, Line, Stream, ansi_re, recall_hint, strip_ansi
 from rtk.recall import RawSpool
 from rtk.run.estimate import pieces
 from rtk.run.splitter import LineSplitter
@@ -26,7 +26,6 @@ from rtk.shell.quote import join_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import re
     from collections.abc import Callable, Collection, Iterable, Sequence
 
     from rtk.filters.base import Filter
@@ -34,8 +33,7 @@ if TYPE_CHECKING:
 HOLD_LINES = 30
 HOLD_SECONDS = 1.0
 TAIL_LINES = 40
-SGR_PATTERN = r"\x1b\[[0-9;:]*m"
-_sgr: list[re.Pattern[str]] = []  # compiled when a terminal's output first has an escape
+SGR = LazyPattern(r"\x1b\[[0-9;:]*m")  # compiled when a terminal's output first has an escape
 TOKEN_MARGIN = 3  # estimated tokens the filtered form must save to be printed instead of raw
 TAIL_HEADER_BYTES, TAIL_HEADER_TOKENS = 80, 24  # room for the raw tail's header when it is cut to size
 SAVED_BYTES_PER_TOKEN = 8  # what the filter dropped, counted in tokens at its densest plausible
@@ -106,11 +104,7 @@ def keep_colours(text: str) -> str:
     """For a terminal: keep colour (SGR) sequences, drop cursor moves and titles, reset per line."""
     if "\x1b" not in text:
         return text
-    if not _sgr:
-        import re
-
-        _sgr.append(re.compile(SGR_PATTERN))
-    sgr = _sgr[0]
+    sgr = SGR.get()
     text = ansi_re().sub(lambda m: m[0] if sgr.fullmatch(m[0]) else "", text)
     return "\n".join(line + "\x1b[0m" if "\x1b[" in line else line for line in text.split("\n"))
 

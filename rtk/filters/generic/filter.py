@@ -19,11 +19,10 @@ from __future__ import annotations
 from itertools import islice
 from operator import eq, methodcaller
 
-from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
+from rtk.filters.base import BaseFilter, FilterContext, LazyPattern, Line, Stream, strip_ansi
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # neither `collections` nor `re` on the path of every unknown command
-    import re
     from collections.abc import Iterable, Mapping
 
 REPORT_EVERY = 10_000
@@ -33,8 +32,7 @@ REPORT_EVERY = 10_000
 _LINE_PATH_BYTES = (b"\x1b", b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
 _ENDS_BLANK = methodcaller("endswith", (b" ", b"\t"))
 _NOTHING: tuple[Line, ...] = ()
-_TRAILING_PATTERN = r"(?:\s|\x1b\[[0-9;?]*[ -/]*[@-~])+$"
-_trailing: list[re.Pattern[str]] = []  # compiled with the first coloured line
+_TRAILING = LazyPattern(r"(?:\s|\x1b\[[0-9;?]*[ -/]*[@-~])+$")  # compiled with the first coloured line
 
 
 class GenericFilter(BaseFilter):
@@ -110,11 +108,7 @@ def _with_colours(line: str, text: str) -> str:
     """`line` without its trailing white space (and the codes among it), if that reads as `text`."""
     if "\x1b" not in line:
         return text
-    if not _trailing:
-        import re
-
-        _trailing.append(re.compile(_TRAILING_PATTERN))
-    shown = _trailing[0].sub("", line)
+    shown = _TRAILING.get().sub("", line)
     return shown if strip_ansi(shown) == text else text
 
 
