@@ -160,6 +160,15 @@ class BaseFilter:
         return {}
 
 
+if TYPE_CHECKING:
+    from collections import deque
+else:
+    try:  # the C type itself: `collections` imports keyword, operator and reprlib (~1.5 ms) around it
+        from _collections import deque
+    except ImportError:  # an interpreter without CPython's accelerator module
+        from collections import deque  # noqa: F401 (re-exported, as the line above)
+
+
 class LazyPattern:
     """A regex compiled on first use: `re` (and the `enum` it imports) costs more than a `git
     status` takes, so the short run path imports it only once a line needs the regex."""

@@ -1,10 +1,12 @@
 """The diff filter: parses unified diff output into files and hunks, prints a summary first."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, plural, strip_ansi
 from rtk.filters.diff.model import FileDiff, Hunk
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 VERBATIM = ("Only in ", "Binary files ", "File ", "diff: ", "Files ")
 NOTHING: tuple[Line, ...] = ()

@@ -6,11 +6,39 @@ out), so a diff of any size holds at most the budget plus one counter per file.
 """
 from __future__ import annotations
 
-import re
-from collections import deque
+from rtk.filters.base import deque
+from rtk.filters.scan import decimal_end
 
 CONTEXT = 1
-HUNK_RE = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+HUNK_PATTERN = r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@"
+
+
+def _range(text: str, at: int) -> tuple[str | None, int] | None:
+    """`12` or `12,3` at `at`: (the count or None, where it ends), as `\\d+(?:,(\\d+))?` reads it."""
+    end = decimal_end(text, at)
+    if end == at:
+        return None
+    if text[end:end + 1] == ",":
+        count_end = decimal_end(text, end + 1)
+        if count_end > end + 1:
+            return text[end + 1:count_end], count_end
+    return None, end
+
+
+def hunk_counts(header: str) -> tuple[str | None, str | None] | None:
+    """The old and new line counts of an `@@ -12,3 +12,4 @@` header (None where the header
+    omits one: it means 1), or None when it is not one: HUNK_PATTERN read with str methods, as
+    `re` costs more to import than a small `diff` takes (tests/filters/test_str_readers.py holds
+    the two equal)."""
+    if not header.startswith("@@ -"):
+        return None
+    old = _range(header, 4)
+    if old is None or not header.startswith(" +", old[1]):
+        return None
+    new = _range(header, old[1] + 2)
+    if new is None or not header.startswith(" @@", new[1]):
+        return None
+    return old[0], new[0]
 
 
 class Hunk:
@@ -20,9 +48,9 @@ class Hunk:
     `keep_changed`; `keep` False: nothing is kept (the diff's budget is spent), only counted."""
 
     def __init__(self, header: str, max_changed: int, keep_changed: int, keep: bool = True) -> None:
-        counts = HUNK_RE.match(header)
-        self.old_left = int(counts[1] or 1) if counts else -1  # lines still to come (-1: unknown)
-        self.new_left = int(counts[2] or 1) if counts else -1
+        counts = hunk_counts(header)
+        self.old_left = int(counts[0] or 1) if counts else -1  # lines still to come (-1: unknown)
+        self.new_left = int(counts[1] or 1) if counts else -1
         self.max_changed, self.keep_changed, self.keep = max_changed, keep_changed, keep
         self.lines = [header] if keep else []
         self.changes: list[int] = []  # index in `lines` of each kept changed line

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 from rtk.filters.find.middle import MiddleElider
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 RAW_ACTIONS = frozenset({"-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls",
                          "-exec", "-execdir", "-ok", "-okdir", "-delete", "-quit"})

@@ -1,15 +1,17 @@
 """Cutting a very long match line (minified code, data files) around the match, at word edges."""
 from __future__ import annotations
 
-import re
+from rtk.filters.base import LazyPattern
 
-EDGE_RE = re.compile(r"[\s,;:(){}\[\]<>]")
+EDGE = LazyPattern(r"[\s,;:(){}\[\]<>]")  # `re` only once a line is long enough to cut
 
 
 def find_match(text: str, pattern: str | None, ignore_case: bool) -> int:
     """Where the pattern first matches (as a Python regex, else literally), or 0."""
     if not pattern:
         return 0
+    import re
+
     flags = re.IGNORECASE if ignore_case else 0
     try:
         found = re.search(pattern, text, flags)
@@ -37,5 +39,5 @@ def _edge_before(text: str, pos: int, floor: int = 0) -> int:
     if pos <= 0 or pos >= len(text):
         return max(pos, 0)
     window = text[floor:pos]
-    edges = [m.end() for m in EDGE_RE.finditer(window)]
+    edges = [m.end() for m in EDGE.get().finditer(window)]
     return floor + edges[-1] if edges else pos

@@ -7,13 +7,14 @@ gives that layout); a file's name is then repeated every HEADER_EVERY lines.
 """
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterable
-
-from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, plural, strip_ansi
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, deque, plural, strip_ansi
 from rtk.filters.grep.cut import cut_line, find_match
-from rtk.filters.grep.lines import NUM_RE, Hit, is_error, parse
+from rtk.filters.grep.lines import Hit, is_error, parse, split_number
 from rtk.filters.grep.options import GrepOptions
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 HEADER_EVERY = 50  # a location stays within this many lines of its file's name
 NOTHING: tuple[Line, ...] = ()
@@ -61,7 +62,7 @@ class GrepFilter(BaseFilter):
             return NOTHING
         if self.expect_header:
             self.expect_header = False
-            if NUM_RE.match(text) is None:
+            if split_number(text) is None:
                 return self._switch(text)
         hit = self._parse(text)
         if hit is None:

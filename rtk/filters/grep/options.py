@@ -7,7 +7,10 @@ terminal or with -n, so a captured rg run has none unless asked. Modes whose lin
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 
 GREP_VALUE = frozenset("efmABCdD")
 GREP_LONG_VALUE = frozenset({"--regexp", "--file", "--max-count", "--after-context", "--before-context",

@@ -1,12 +1,14 @@
 """The ls filter proper: section by section (one per directory listed), entry by entry."""
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 from rtk.filters.ls.entry import parse_long
 from rtk.filters.ls.options import LsOptions
 from rtk.filters.ls.section import Section
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 NOTHING: tuple[Line, ...] = ()
 

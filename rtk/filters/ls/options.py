@@ -5,7 +5,10 @@ ways the parser would misread, so the filter passes it through untouched.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 
 SHORT_OK = frozenset("aAlhR1trSFpdGgonisUvcuLHkBX")
 LONG_OK = frozenset({"--all", "--almost-all", "--human-readable", "--recursive", "--reverse",

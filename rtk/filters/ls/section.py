@@ -7,9 +7,7 @@ listing is sorted by time or size the order carries meaning, so every entry keep
 """
 from __future__ import annotations
 
-from collections import deque
-
-from rtk.filters.base import elision_marker
+from rtk.filters.base import deque, elision_marker
 
 WRAP = 160
 
