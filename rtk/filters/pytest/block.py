@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from rtk.filters.base import elision_marker
 from rtk.filters.pytest import ediff
 from rtk.filters.pytest import patterns as p
+from rtk.filters.pytest.restated import drop_restated_values
 
 NO_SRC, KEEP_SRC, SKIP_SRC, CONTINUATION = 0, 1, 2, 3
 HOLD_FACTOR = 10  # E lines held per block before the diff in them is compacted, times the cap
@@ -289,7 +290,8 @@ class Block:
         if cap is not None and self.first_error >= 0:
             compacted, cut = ediff.compact(out)
             compacted, restated = ediff.drop_restated(compacted)
-            cut = cut or restated
+            compacted, values = drop_restated_values(compacted)
+            cut = cut or restated or values
             compacted, capped = ediff.cap_e_lines(compacted, cap, self._e_dropped)
             if cut or capped or len(compacted) != len(out):
                 self.first_error = _index_of_first_error(compacted, out[self.first_error], self.first_error)

@@ -7,7 +7,8 @@ made shorter without losing a changed line's first and last words.
 - unchanged lines (`  ` marker) between changed ones go: they are equal on both sides; a run of
   five or more leaves `E   ... 27 unchanged lines` where it was;
 - unittest's diff after `First differing element 2:` (which shows both elements) drops the
-  changed lines that only repeat those two elements and keeps the next WINDOW changed lines,
+  changed lines that only repeat those two elements, and pairs that remove and add the same
+  element (moved, or only its trailing comma or bracket changed), and keeps the next WINDOW changed lines,
   counting the rest: the elements, the `Lists differ: [...] != [...]` line and the extra-items
   lines tell the difference, the full diff is in the recall store;
 - a run of RUN_MIN or more lines with the same `- ` / `+ ` marker keeps its first RUN_HEAD and
@@ -23,6 +24,7 @@ from rtk.filters.base import elision_marker
 RUN_MIN, RUN_HEAD = 8, 3
 UNCHANGED_MARKER_MIN = 5
 WINDOW = 2
+MOVED_MARKER_MIN = 4  # fewer lines of moved elements go without a marker: one shifted element
 HINT_RE = re.compile(r"^E\s+(?:Use -v to get (?:more|the full) diff|Omitting \d+ identical items, use -vv to show)$")
 FIRST_DIFFERING_RE = re.compile(r"^E\s+First differing element \d+:$")
 # `assert 'ab' == 'ac'` of two one-line strings: pytest then prints `- ac` and `+ ab`, the same values
@@ -86,6 +88,18 @@ def _element_key(text: str) -> str:
     return text.strip().lstrip("[").rstrip(",]").strip()
 
 
+def _changed_key(line: str) -> str:
+    return _element_key(line[1:].lstrip(" ")[1:])
+
+
+def _on_both_sides(lines: list[str]) -> set[str]:
+    """Elements a diff both removes and adds (`-  x,` and `+  x]`): in both lists, only moved or
+    re-punctuated, so those lines tell nothing the first differing element does not."""
+    removed = {_changed_key(line) for line in lines if _is_changed(line) and _marker(line)[:1] == "-"}
+    added = {_changed_key(line) for line in lines if _is_changed(line) and _marker(line)[:1] == "+"}
+    return removed & added
+
+
 def _unittest_window(lines: list[str]) -> tuple[list[str], bool]:
     """After `First differing element N:` and its two element lines: the diff's changed lines
     that repeat them go, the next WINDOW stay, the rest are counted."""
@@ -93,14 +107,17 @@ def _unittest_window(lines: list[str]) -> tuple[list[str], bool]:
     if start < 0 or start + 2 >= len(lines):
         return lines, False
     elements = {_element_key(lines[start + k][1:]) for k in (1, 2)}
-    out, kept, repeated, beyond, last = lines[:start + 3], 0, 0, 0, ""
+    both = _on_both_sides(lines[start + 3:]) - elements
+    out, kept, repeated, moved, beyond, last = lines[:start + 3], 0, 0, 0, 0, ""
     at = len(out)  # where the count goes: after the last changed line kept
     for line in lines[start + 3:]:
         if not _is_changed(line):
             if not (beyond and line.endswith(" unchanged lines") and _is_e(line)):
                 out.append(line)
-        elif _element_key(line[1:].lstrip(" ")[1:]) in elements:
+        elif (key := _changed_key(line)) in elements:
             repeated += 1
+        elif key in both:
+            moved += 1
         elif kept < WINDOW:
             kept += 1
             out.append(line)
@@ -110,7 +127,9 @@ def _unittest_window(lines: list[str]) -> tuple[list[str], bool]:
             last = line
     if beyond:
         out.insert(at, last if beyond == 1 else f"{_e_prefix(lines[start])}{elision_marker(beyond, 'diff lines')}")
-    return (out, True) if repeated or beyond > 1 else (lines, False)
+    if moved >= MOVED_MARKER_MIN:
+        out.insert(at, f"{_e_prefix(lines[start])}{elision_marker(moved, 'diff lines', 'elements in both lists, moved')}")
+    return (out, True) if repeated or moved or beyond > 1 else (lines, False)
 
 
 def _drop_cut_full_diff(lines: list[str]) -> tuple[list[str], bool]:

@@ -24,7 +24,9 @@ from collections.abc import Callable, Iterable, Mapping
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
 from rtk.filters.pytest import patterns as p
+from rtk.filters.pytest.bench import BenchmarkTable, wants_whole_table
 from rtk.filters.pytest.block import Block, Caps
+from rtk.filters.pytest.collect import CollectedIds, wants_collect
 from rtk.filters.pytest.ids import IdResolver
 from rtk.filters.pytest.internal import InternalError
 from rtk.filters.pytest.printed import BARE_RESULT_RE, VERBOSE_PRINT_RE, WORD_CHAR, Printed, leading_results
@@ -72,6 +74,9 @@ class PytestFilter(BaseFilter):
         self._blocks = 0
         self._durations = 0
         self._internal = InternalError()
+        self._cut_benchmarks = not keep_all and not wants_whole_table(self.ctx.argv)
+        self._benchmark = BenchmarkTable()
+        self._collected = CollectedIds() if wants_collect(self.ctx.argv) and not keep_all else None
 
     # -- dispatch -------------------------------------------------------------------------
 
@@ -168,6 +173,8 @@ class PytestFilter(BaseFilter):
         if (m := leading_results(line)) is not None and "." in m.group(1):  # -s: `...printed`
             self._handler = self._run
             return self._stray_line(line.rstrip(), stream)
+        if self._collected is not None and self._collected.is_nodeid(line.rstrip()):
+            return [Line(text, stream) for text in self._collected.add(line.rstrip())]
         if self._header_seen and not line.lstrip().startswith("<"):
             return NOTHING  # plugins' header lines; `<Module x.py>` is the --collect-only tree
         self._passed_through += 1
@@ -181,6 +188,10 @@ class PytestFilter(BaseFilter):
             return special
         if not line.strip():
             return NOTHING
+        if line[:1] == "-" and p.PLUGIN_RULE_RE.match(line.rstrip()) is not None:  # benchmark, coverage
+            self._printed.end()
+            self._handler = self._after
+            return self._after(line, stream)
         self._ids.unsure = True
         if self._keep_all:
             return (Line(line.rstrip(), stream),)
@@ -292,6 +303,8 @@ class PytestFilter(BaseFilter):
         a held INTERNALERROR frame."""
         block, self._block = self._block, None
         out = self._close_line_block()
+        if self._collected is not None:
+            out.extend(Line(text, Stream.STDOUT) for text in self._collected.flush())
         out.extend(Line(text, Stream.STDOUT) for text in self._internal.flush())
         self.elided = self.elided or self._internal.elided
         out.extend(Line(text, Stream.STDOUT) for text in self._skips.flush())
@@ -384,8 +397,21 @@ class PytestFilter(BaseFilter):
         self._passed_through += 1
         if line.startswith("----------") and line.rstrip().endswith("----------"):  # a plugin's rule
             title = line.strip("- \n")
+            if title.startswith("benchmark") and self._cut_benchmarks:
+                self._benchmark = BenchmarkTable()
+                self._handler = self._benchmark_table
             return (Line(title, stream),) if title else NOTHING
         return (Line(line.rstrip(), stream),)
+
+    def _benchmark_table(self, line: str, stream: Stream) -> Iterable[Line]:
+        if line[:1] in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
+            return special
+        lines = self._benchmark.add(line)
+        if lines is None:
+            self._handler = self._after
+            return self._after(line, stream)
+        self.elided = self.elided or self._benchmark.elided
+        return [Line(text, stream) for text in lines]
 
     # -- the end ----------------------------------------------------------------------------
 

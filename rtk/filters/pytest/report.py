@@ -138,7 +138,8 @@ def _is_frame(text: str) -> bool:
 def _short_ref(first: str, name: str) -> str:
     """How a repeat names the failure it repeats: without the `::` parts both names start with
     (`Test02::test_x` from `test_a.py::Test04::test_x`), or by its parameters alone for another
-    parameter of the same test function (`[String]` from `test_x[Integer]`)."""
+    parameter of the same test function (`[String]` from `test_x[Integer]`), or by its class alone
+    for the same test in another class (`Test02` from `test_a.py::Test04::test_x`)."""
     base, bracket, params = first.partition("[")
     if bracket and name.startswith(base + "["):
         return bracket + params
@@ -146,7 +147,11 @@ def _short_ref(first: str, name: str) -> str:
     common = 0
     while common < min(len(parts), len(others)) - 1 and parts[common] == others[common]:
         common += 1
-    return "::".join(parts[common:])
+    end = len(parts)
+    if len(parts) == len(others):  # the same test in another class: the class alone names it
+        while end > common + 1 and parts[end - 1] == others[end - 1]:
+            end -= 1
+    return "::".join(parts[common:end])
 
 
 def _place(frames: list[str]) -> str:

@@ -1,0 +1,110 @@
+"""The pytest filter on large outputs (issue 21): collected ids grouped, pytest-benchmark's table
+cut to its timing columns, repeats named by class, diff lines restating a value above them gone.
+Fed line by line, as in test_pytest_filter.py; the real captures are in fixtures/pytest/."""
+from __future__ import annotations
+
+from rtk.filters.base import FilterContext, Stream
+from rtk.filters.pytest import create
+from rtk.filters.pytest.collect import parent_and_name
+from rtk.filters.pytest.filter import PytestFilter
+from rtk.filters.pytest.restated import drop_restated_values
+
+SEP = "=" * 30
+DASHES = "-" * 30
+
+
+def run(lines: list[str], exit_code: int = 1, argv: tuple[str, ...] = ("pytest",),
+        recall: bool = True) -> tuple[list[str], PytestFilter]:
+    filt = create(FilterContext(argv, recall_enabled=recall))
+    printed = [out.text for line in lines for out in filt.feed(line, Stream.STDOUT)]
+    return printed + [out.text for out in filt.finish(exit_code)], filt
+
+
+# -- --collect-only -q ------------------------------------------------------------------------
+
+COLLECTED = ["t/test_a.py::test_one", "t/test_a.py::test_two[x::y]", "t/test_a.py::TestK::test_m",
+             "t/test_b.py::test_only", "", "4 tests collected in 0.01s"]
+
+
+def test_collected_ids_are_grouped_under_their_file_or_class_and_each_stays_whole() -> None:
+    printed, filt = run(COLLECTED, exit_code=0, argv=("pytest", "--co", "-q"))
+    assert printed == ["t/test_a.py::", "  test_one", "  test_two[x::y]", "t/test_a.py::TestK::test_m",
+                       "t/test_b.py::test_only", "4 tests collected in 0.01s"]
+    assert not filt.elided
+
+
+def test_without_collect_only_or_recall_the_ids_are_printed_as_they_came() -> None:
+    printed, _ = run(COLLECTED, exit_code=0, argv=("pytest", "--co", "-q"), recall=False)
+    assert printed[:4] == COLLECTED[:4]
+
+
+def test_parameters_holding_double_colons_stay_in_the_name() -> None:
+    assert parent_and_name("t.py::TestA::test_b[a::b]") == ("t.py::TestA", "test_b[a::b]")
+
+
+# -- pytest-benchmark -------------------------------------------------------------------------
+
+BENCH = [f"{DASHES} benchmark: 2 tests {DASHES}",
+         "Name (time in ns)     Min              Max               Mean             StdDev   Median  Rounds",
+         DASHES,
+         "test_fast       10.0000 (1.0)   900.0000 (1.0)     12.0000 (1.0)    1.0000 (1.0)   11.0000 (1.0)  100",
+         "test_slow       20.0000 (2.0)   1,900.0000 (2.11)  24.0000 (2.0)    2.0000 (2.0)   22.0000 (2.0)  50",
+         DASHES, "", "Legend:", "  Outliers: 1 Standard Deviation from Mean", "  OPS: Operations Per Second",
+         "2 passed in 1.00s"]
+
+
+def test_a_benchmark_table_after_a_passing_run_keeps_name_min_mean_median() -> None:
+    printed, filt = run(["..", "", *BENCH], exit_code=0, argv=("pytest", "-q"))
+    assert printed == ["benchmark: 2 tests", "Name (time in ns)  Min  Mean  Median",
+                       "test_fast  10.0000  12.0000  11.0000", "test_slow  20.0000  24.0000  22.0000",
+                       "pytest: 2 passed in 1.00s"]
+    assert filt.elided
+
+
+def test_benchmark_only_runs_keep_the_whole_table() -> None:
+    printed, _ = run(["..", "", *BENCH], exit_code=0, argv=("pytest", "--benchmark-only"))
+    assert BENCH[3] in printed and "Legend:" in printed
+
+
+# -- repeats and restated values --------------------------------------------------------------
+
+def test_the_same_test_failing_in_another_class_is_named_by_that_class() -> None:
+    body = ["> self.check()", "E   AssertionError: 1 != 2", "t.py:5: AssertionError"]
+    lines = [f"{SEP} FAILURES {SEP}", "____ TestA.test_x ____", *body, "____ TestB.test_x ____", *body,
+             f"{SEP} 2 failed in 0.10s {SEP}"]
+    progress = ["t.py::TestA::test_x FAILED", "t.py::TestB::test_x FAILED"]
+    printed, _ = run([*progress, *lines])
+    assert "FAILED t.py::TestB::test_x (same traceback as TestA)" in printed
+
+
+def test_a_unittest_pair_restating_the_lists_differ_line_goes() -> None:
+    head = ["E   AssertionError: Lists differ: ['a', 'b'] != ['a', 'c']", "E   First differing element 1:",
+            "E   'b'", "E   'c'"]
+    lines, cut = drop_restated_values([*head, "E   - ['a', 'b']", "E   + ['a', 'c']", "E    : msg", "t.py:1: X"])
+    assert lines == [*head, "E    : msg", "t.py:1: X"] and cut
+
+
+def test_a_full_diff_changing_only_the_element_named_at_index_goes() -> None:
+    head = ["E   AssertionError: assert ['x.'] == ['x']", "E     At index 0 diff: 'x.' != 'x'"]
+    diff = ["E     Full diff: (-: missing in left side, +: extra in left side)", "E     -     'x',", "E     +     'x.',"]
+    lines, cut = drop_restated_values([*head, *diff, "t.py:1: AssertionError"])
+    assert lines == [*head, "t.py:1: AssertionError"] and cut
+
+
+def test_a_full_diff_with_more_changes_than_the_indexed_one_stays() -> None:
+    diff = ["E     Full diff:", "E     -     'x',", "E     +     'x.',", "E     -     'y',"]
+    lines = ["E     At index 0 diff: 'x.' != 'x'", *diff]
+    assert drop_restated_values(lines) == (lines, False)
+
+
+def test_elements_only_moved_between_the_lists_are_counted_not_listed() -> None:
+    head = ["E   AssertionError: Lists differ: [3, 1, 2, 4, 5] != [1, 2, 3, 4, 5]", "E   First differing element 0:",
+            "E   3", "E   1"]
+    diff = ["E   - [3,", "E   + [1,", "E   -  1,", "E   +  2,", "E   -  2,", "E   +  3,", "E   -  4]", "E   +  4,",
+            "E   +  5]"]
+    lines = [f"{SEP} FAILURES {SEP}", "____ test_x ____", "> check()", *head, *diff, "t.py:2: AssertionError",
+             f"{SEP} 1 failed in 0.10s {SEP}"]
+    printed, filt = run(lines)
+    assert [t for t in printed if t.startswith("E ")] == [*head, "E   +  5]",
+                                                          "E   ... 4 more diff lines (elements in both lists, moved)"]
+    assert filt.elided
