@@ -7,6 +7,7 @@ from rtk.filters.base import FilterContext, Stream
 from rtk.filters.pytest import create
 from rtk.filters.pytest.collect import parent_and_name
 from rtk.filters.pytest.filter import PytestFilter
+from rtk.filters.pytest.longlines import cut_long_diff_lines
 from rtk.filters.pytest.restated import drop_restated_values
 
 SEP = "=" * 30
@@ -85,7 +86,7 @@ def test_a_unittest_pair_restating_the_lists_differ_line_goes() -> None:
 
 
 def test_a_full_diff_changing_only_the_element_named_at_index_goes() -> None:
-    head = ["E   AssertionError: assert ['x.'] == ['x']", "E     At index 0 diff: 'x.' != 'x'"]
+    head = ["E   AssertionError: assert ['x.', 'y'] == ['x', 'y']", "E     At index 0 diff: 'x.' != 'x'"]
     diff = ["E     Full diff: (-: missing in left side, +: extra in left side)", "E     -     'x',", "E     +     'x.',"]
     lines, cut = drop_restated_values([*head, *diff, "t.py:1: AssertionError"])
     assert lines == [*head, "t.py:1: AssertionError"] and cut
@@ -108,3 +109,45 @@ def test_elements_only_moved_between_the_lists_are_counted_not_listed() -> None:
     assert [t for t in printed if t.startswith("E ")] == [*head, "E   +  5]",
                                                           "E   ... 4 more diff lines (elements in both lists, moved)"]
     assert filt.elided
+
+
+def test_a_one_element_lists_first_differing_element_goes() -> None:
+    lines = ["E   AssertionError: Lists differ: [['a', 'b']] != [['a', 'c']]", "E   First differing element 0:",
+             "E   ['a', 'b']", "E   ['a', 'c']", "E    : msg"]
+    assert drop_restated_values(lines) == ([lines[0], lines[4]], True)
+
+
+def test_one_item_dicts_and_lists_are_not_restated_under_the_assert() -> None:
+    dict_lines = ["E   AssertionError: assert {1: ['a']} == {1: ['b']}", "E     Differing items:",
+                  "E     {1: ['a']} != {1: ['b']}"]
+    list_lines = ["E   AssertionError: assert ['a'] == ['b']", "E     At index 0 diff: 'a' != 'b'"]
+    assert drop_restated_values(dict_lines) == (dict_lines[:1], True)
+    assert drop_restated_values(list_lines) == (list_lines[:1], True)
+    two = ["E   AssertionError: assert ['a', 'x'] == ['b', 'x']", "E     At index 0 diff: 'a' != 'b'"]
+    assert drop_restated_values(two) == (two, False)
+
+
+def test_a_long_diff_line_keeps_where_it_differs_from_its_partner() -> None:
+    minus, plus = "1," * 150 + "X" + ",2" * 100, "1," * 150 + "Y" + ",2" * 100
+    lines, cut = cut_long_diff_lines([f"E   - {minus}", f"E   + {plus}"])
+    assert cut and all(len(line) < 220 for line in lines)
+    assert "X" in lines[0] and "Y" in lines[1] and lines[0].endswith(minus[-30:])
+    assert "chars]..." in lines[0]
+
+
+def test_tb_line_keeps_only_the_failing_doctest_example_of_its_source() -> None:
+    lines = [f"{SEP} FAILURES {SEP}", "010 Docstring.", "011 ", "012     >>> f(1)", "Expected:", "    1", "Got:",
+             "    2", "", "/p/m.py:12: DocTestFailure", f"{SEP} 1 failed in 0.10s {SEP}"]
+    printed, filt = run(lines, argv=("pytest", "--tb=line"))
+    assert printed[:2] == ["012     >>> f(1)", "Expected:"]
+    assert filt.elided
+
+
+def test_the_same_test_in_another_class_failing_on_the_same_line_keeps_only_its_error() -> None:
+    def block(cls: str, value: str) -> list[str]:
+        return [f"____ {cls}.test_x ____", "> helper()", "t.py:5: ", "> assert a == b",
+                f"E   AssertionError: {value}", "h.py:2: AssertionError"]
+    lines = [f"{SEP} FAILURES {SEP}", *block("TestA", "1 != 2"), *block("TestB", "3 != 4"), f"{SEP} 2 failed in 0.1s {SEP}"]
+    printed, _ = run(["t.py::TestA::test_x FAILED", "t.py::TestB::test_x FAILED", *lines])
+    at = printed.index("FAILED t.py::TestB::test_x (same place as TestA)")
+    assert printed[at + 1:at + 2] == ["E   AssertionError: 3 != 4"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from rtk.filters.base import elision_marker
 from rtk.filters.pytest import ediff
 from rtk.filters.pytest import patterns as p
+from rtk.filters.pytest.longlines import cut_long_diff_lines
 from rtk.filters.pytest.restated import drop_restated_values
 
 NO_SRC, KEEP_SRC, SKIP_SRC, CONTINUATION = 0, 1, 2, 3
@@ -63,6 +64,7 @@ class Block:
         self._indented_is_message = indented_is_message
         self._doctest = title.startswith("[doctest] ")
         self._example = ""  # doctest: the last numbered source line, the failing example
+        self._source_at = -1  # --tb=line doctest: where in `out` the numbered source line is
         self._group = False  # inside an ExceptionGroup's `+`/`|` rendering
         self.caps = caps
         self.out: list[str] = []
@@ -190,8 +192,20 @@ class Block:
         elif first == "-" and (m := p.CAPTURE_RE.match(line)) is not None:
             self._flush_tb()
             self._captures.append(_Capture(m.group(1), self.caps.captured))
+        elif self._indented_is_message and first.isdigit() and p.DOCTEST_SOURCE_RE.match(line):
+            self._add_doctest_source(line.rstrip())
         elif not self._is_noise(line, first):
             self._add_other(line.rstrip())
+
+    def _add_doctest_source(self, line: str) -> None:
+        """--tb=line prints a failing doctest's docstring up to the failing example, one numbered
+        line each: the last one is the example, the others are its context."""
+        if self.out and self._source_at == len(self.out) - 1:
+            self.out[-1] = line
+            self.elided = True
+        else:
+            self._add_other(line)
+            self._source_at = len(self.out) - 1
 
     @staticmethod
     def _is_noise(line: str, first: str) -> bool:
@@ -285,6 +299,9 @@ class Block:
 
     def render(self) -> list[str]:
         self._flush_tb()
+        if self.caps.line_chars is not None:
+            self.out, long_cut = cut_long_diff_lines(self.out)
+            self.elided = self.elided or long_cut
         out = self.out
         cap = self.caps.e_lines
         if cap is not None and self.first_error >= 0:

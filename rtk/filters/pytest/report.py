@@ -72,11 +72,11 @@ class Reporter:
     def _same_place(self, body: list[str], captured: list[str], title: str, name: str) -> list[str]:
         """Another parameter of a test failing on the same line as an earlier one: its E lines
         (the values differ) under one line naming the earlier one, whose location was printed."""
-        base, bracket, _ = name.partition("[")
+        family = _family(name)
         frames = tuple(text for text in body if _is_frame(text))
-        if not bracket or len(frames) < 2 or len(frames) == len(body):
+        if not family or len(frames) < 2 or len(frames) == len(body):
             return [title, *body, *captured]
-        key = hash(("place", base, *frames))
+        key = hash(("place", family, *frames))
         if (first := self._seen.get(key)) is None:
             self._seen[key] = name
             return [title, *body, *captured]
@@ -127,6 +127,16 @@ def _unnamed_own_frame(lines: list[str], block: Block) -> list[str]:
         if text.endswith(f", in {func}") and NATIVE_PLACE_RE.match(text) is not None:
             return [*lines[:i], text[:-len(f", in {func}")], *lines[i + 1:]]
     return lines
+
+
+def _family(name: str) -> str:
+    """What the runs of one test share: `t.py::test_x` for `t.py::test_x[1]` (a parameter), and
+    `t.py::*::test_x` for `t.py::TestA::test_x` (a test inherited by many classes); "" otherwise."""
+    base, bracket, _ = name.partition("[")
+    if bracket:
+        return base
+    parts = base.split("::")
+    return "::".join([parts[0], "*", parts[-1]]) if len(parts) >= 3 else ""
 
 
 def _is_frame(text: str) -> bool:

@@ -2,8 +2,12 @@
 
 - unittest's `AssertionError: Lists differ: [1, 2] != [1, 3]` (also `Tuples differ:`, dicts,
   any `A != B`): a `- [1, 2]` / `+ [1, 3]` pair further down holds the same two values;
+- unittest's `First differing element 0:` of a one-element list: the element is the list's
+  content, in the `Lists differ:` line already;
 - pytest's `At index 0 diff: 'a' != 'b'` (and `assert x == y` of one-line values) over a
   `Full diff:` whose only change is `- 'b',` / `+ 'a',`: the diff adds nothing, header and all.
+- pytest's `Differing items:` of a one-item dict and `At index 0 diff:` of a one-element list
+  under an `assert` showing both values whole.
 The lines above stay, so no value is lost; the block is still marked elided by its caller.
 """
 from __future__ import annotations
@@ -84,7 +88,52 @@ def drop_restating_full_diff(lines: list[str]) -> tuple[list[str], bool]:
     return lines, False
 
 
+def drop_restated_only_element(lines: list[str]) -> tuple[list[str], bool]:
+    """`Lists differ: [x] != [y]` then `First differing element 0:`, `x`, `y`: a one-element
+    list's element is the list's content, shown above."""
+    for i, line in enumerate(lines[:-3]):
+        if line[:1] != "E" or (m := NE_RE.match(line)) is None or "differ: " not in line:
+            continue
+        if _body(lines[i + 1]) != "First differing element 0:":
+            return lines, False
+        first, second = _body(lines[i + 2]), _body(lines[i + 3])
+        shapes = ((f"[{first}]", f"[{second}]"), (f"({first},)", f"({second},)"))
+        if any(split in shapes for split in _splits(m.group(1))):
+            return [*lines[:i + 1], *lines[i + 4:]], True
+        return lines, False
+    return lines, False
+
+
+ASSERT_EQ_RE = re.compile(r"^E\s+(?:AssertionError: )?assert (.+ == .+)$")
+
+
+def _eq_splits(text: str) -> list[tuple[str, str]]:
+    return _splits(text.replace(" == ", SEP)) if SEP not in text else []
+
+
+def drop_restated_one_item(lines: list[str]) -> tuple[list[str], bool]:
+    """`assert {k: 1} == {k: 2}` then `Differing items:` and `{k: 1} != {k: 2}`, or
+    `assert [a] == [b]` then `At index 0 diff: a != b`: the one item is the whole value, shown
+    above."""
+    for i, line in enumerate(lines):
+        if line[:1] != "E" or (m := ASSERT_EQ_RE.match(line)) is None:
+            continue
+        sides = _eq_splits(m.group(1))
+        nxt = _body(lines[i + 1]) if i + 1 < len(lines) and _is_e(lines[i + 1]) else ""
+        if nxt == "Differing items:" and i + 2 < len(lines) and _is_e(lines[i + 2]):
+            if any(f"{left} != {right}" == _body(lines[i + 2]) for left, right in sides):
+                return [*lines[:i + 1], *lines[i + 3:]], True
+        elif nxt.startswith("At index 0 diff: "):
+            if any(f"At index 0 diff: {left[1:-1]} != {right[1:-1]}" == nxt for left, right in sides
+                   if left[:1] + left[-1:] == "[]" and right[:1] + right[-1:] == "[]"):
+                return [*lines[:i + 1], *lines[i + 2:]], True
+        return lines, False
+    return lines, False
+
+
 def drop_restated_values(lines: list[str]) -> tuple[list[str], bool]:
     lines, pairs = drop_unittest_pairs(lines)
     lines, full = drop_restating_full_diff(lines)
-    return lines, pairs or full
+    lines, only = drop_restated_only_element(lines)
+    lines, item = drop_restated_one_item(lines)
+    return lines, pairs or full or only or item
