@@ -6,19 +6,7 @@
 """
 from __future__ import annotations
 
-import re
-
-LONG_RE = re.compile(
-    r"^(?:\s*\d+\s+)?(?:\s*[\d.,]+[KMGTPEZY]?\s+)?"             # -i inode, -s blocks
-    r"(?P<mode>[-dlcbpsDw?][-rwxsStTl?]{9})[.+@]?\s+\d+\s+"
-    r"(?P<owners>(?:\S+\s+){0,2}?)"
-    r"(?P<size>\d+,\s*\d+|[\d.,]+[KMGTPEZYkB]?i?)\s+"
-    r"(?P<date>[A-Z][a-z]{2}\s+\d{1,2}\s+(?:\d{1,2}:\d{2}|\d{4})"
-    r"|\d{1,2}\s+[A-Z][a-z]{2}\s+(?:\d{1,2}:\d{2}|\d{4})"
-    r"|\d{4}-\d{2}-\d{2}(?:\s+\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s+[-+]\d{4})?)?"
-    r"|\d{2}-\d{2}\s+\d{2}:\d{2})\s"
-    r"(?P<name>.*)$"
-)
+from rtk.filters.ls.long_line import long_fields
 
 
 class Entry:
@@ -45,7 +33,8 @@ class Entry:
 
 
 def parse_long(text: str) -> Entry | None:
-    match = LONG_RE.match(text)
-    if match is None:
+    fields = long_fields(text)
+    if fields is None:
         return None
-    return Entry(match["mode"], match["name"], match["size"].replace(" ", ""), match["date"])
+    mode, _, size, date, name = fields
+    return Entry(mode, name, size.replace(" ", ""), date)
