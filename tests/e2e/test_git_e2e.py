@@ -75,10 +75,11 @@ def test_log_one_line_per_commit_and_a_cap(repo: Path, git_env: dict[str, str]) 
     result = rtk(repo, git_env, "git", "log")
     lines = result.stdout.splitlines()
     assert result.returncode == 0
-    assert re.fullmatch(r"[0-9a-f]{7} 2026-01-02 E2E Tester: Change number 58", lines[0])
-    assert lines[50] == "... 10 more commits"
-    assert re.fullmatch(r"\[full output: rtk recall [0-9a-f]+\]", lines[51])
-    recalled = subprocess.run([*rtk_executable(), "recall", lines[51].split()[-1][:-1]], cwd=repo, env=git_env,
+    assert lines[0] == "2026-01-02:"  # every commit of the day below its date
+    assert re.fullmatch(r"[0-9a-f]{7} E2E Tester: Change number 58", lines[1])
+    assert lines[51] == "... 10 more commits"
+    assert re.fullmatch(r"\[full output: rtk recall [0-9a-f]+\]", lines[52])
+    recalled = subprocess.run([*rtk_executable(), "recall", lines[52].split()[-1][:-1]], cwd=repo, env=git_env,
                               capture_output=True, text=True, timeout=60, check=False)
     assert "Initial import" in recalled.stdout
 

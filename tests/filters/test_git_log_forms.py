@@ -7,7 +7,9 @@ import pytest
 
 from rtk.filters.base import FilterContext, Stream
 from rtk.filters.git import create
+from rtk.filters.git.diff import LOCATOR_BASE
 from rtk.filters.git.graph import Graph, asked_count
+from rtk.filters.git.stat import compact_stat
 
 
 def run(command: str, lines: Sequence[str], limits: dict[str, int] | None = None) -> tuple[object, list[str]]:
@@ -36,7 +38,7 @@ def test_a_log_asked_for_more_than_the_cap_prints_every_commit() -> None:
     _, capped = run("git log", lines, limits={"git_log_max_commits": 3})
     _, asked = run("git log -n 8", lines, limits={"git_log_max_commits": 3})
     assert capped[-1] == "... 5 more commits"
-    assert [text.split(": ", 1)[1] for text in asked] == [f"subject {n}" for n in range(8)]
+    assert [text.split(": ", 1)[1] for text in asked[1:]] == [f"subject {n}" for n in range(8)]
 
 
 def test_graph_columns_are_kept_on_the_commit_line_and_forks_stay() -> None:
@@ -59,8 +61,8 @@ def test_log_stat_keeps_the_lists_and_shortens_the_header() -> None:
     lines = [*commit("d", "docs", rest="")[:-1], "---", " docs/a.md | 2 +-", " 1 file changed, 1 insertion(+), 1 deletion(-)",
              "", *commit("e", "names"), "M\tsrc/a.py", "R100\told.py\tnew.py"]
     _, out = run("git log --stat", lines)
-    assert out == ["ddddddd 2026-08-03 A U Thor: docs", " docs/a.md | 2 +-",
-                   " 1 file changed, 1 insertion(+), 1 deletion(-)", "eeeeeee 2026-08-03 A U Thor: names",
+    assert out == ["2026-08-03:", "ddddddd A U Thor: docs", "docs/a.md | 2 +-",
+                   " 1 file changed, 1 insertion(+), 1 deletion(-)", "eeeeeee A U Thor: names",
                    "M\tsrc/a.py", "R100\told.py\tnew.py"]
 
 
@@ -78,7 +80,7 @@ def test_hunks_past_the_budget_are_one_line_of_where_they_start() -> None:
     _, out = run("git diff", lines, limits={"git_diff_budget_base": 4, "git_diff_budget_scale": 1})
     assert out[0].startswith("big.py (+55 -55, ") and out[1] == "@@ -1,50 +1,50 @@ def big():"
     folded = [text for text in out if text.startswith("... ") and "hunks not shown (at lines" in text]
-    assert len(folded) == 1 and "201: def f2():; 301: def f3():; 401: def f4():; 501: def f5():)" in folded[0]
+    assert len(folded) == 1 and "101: def f1():; 201: def f2():; 301: def f3():; 401: def f4():; 501)" in folded[0]
     for start in range(101, 502, 100):  # every hunk is located: its header, or the folded line
         assert any(text.startswith(f"@@ -{start},") for text in out) or f" {start}" in folded[0]
 
@@ -104,8 +106,8 @@ def test_a_run_past_the_budget_folds_into_the_file_count_without_a_marker() -> N
              "diff --git a/gen.py b/gen.py", "--- a/gen.py", "+++ b/gen.py", "@@ -0,0 +1,40 @@",
              *(f"+gen {i}" for i in range(40))]
     _, out = run("git diff", lines, limits={"git_diff_budget_base": 4, "git_diff_budget_scale": 1})
-    at = out.index("gen.py (+40, 40 not shown)")
-    assert out[at + 1] == "... 1 hunk not shown (at line 1)"
+    at = out.index("gen.py (+40, not shown)")  # nothing of it printed: its one line says so
+    assert out[at + 1:] == ["[folded: `git diff -- PATH` shows one file whole]"]
 
 
 def test_a_very_long_changed_line_keeps_its_start() -> None:
@@ -160,8 +162,42 @@ def test_hunk_locators_stay_within_a_budget_of_their_own() -> None:
         for h in range(5):
             lines += [f"@@ -{h * 50 + 1},3 +{h * 50 + 1},3 @@ def g{h}():", f"-old {n} {h}", f"+new {n} {h}"]
     _, out = run("git diff", lines)
-    folded = [text for text in out if text.startswith("... ") and "not shown" in text]
-    listed = sum(text.count(",") + 1 for text in folded if "(at " in text)
-    assert listed <= 80 + 2 * 750 ** 0.5 + 6 + 5  # the budget, a resumed run, one line's last entry
-    assert folded[-1] == "... 5 hunks not shown"
+    located = [text.split(" at line", 1)[1] for text in out if "hunks not shown at line" in text]
+    listed = sum(text.count(",") + 1 for text in located)
+    assert listed <= LOCATOR_BASE + 2 * 750 ** 0.5 + 6 + 5  # the budget, a resumed run, one line's last entry
+    assert out[-2] == "f149.py (+5 -5, 5 hunks not shown)"
     assert all(f"f{n}.py (+5 -5" in "\n".join(out) for n in range(150))
+
+
+def test_a_lockfile_prints_a_few_lines_says_it_is_generated_and_leaves_the_budget_alone() -> None:
+    lock = ["diff --git a/web/package-lock.json b/web/package-lock.json", "--- a/web/package-lock.json",
+            "+++ b/web/package-lock.json"]
+    for h in range(30):
+        lock += [f"@@ -{h * 40 + 1},4 +{h * 40 + 1},4 @@", f'-  "version": "1.{h}.0",', f'+  "version": "1.{h}.1",']
+    src = ["diff --git a/src/a.py b/src/a.py", "--- a/src/a.py", "+++ b/src/a.py", "@@ -1,2 +1,2 @@",
+           "-old", "+new"]
+    filt, out = run("git diff", lock + src)
+    assert out[0] == "web/package-lock.json (generated, +30 -30, 54 not shown)"
+    assert sum(text[:1] in "+-" for text in out[:out.index("src/a.py (+1 -1)")]) == 6
+    assert "... 27 hunks not shown" in out  # no start lines: the hint shows the file whole
+    assert out[-4:-1] == ["@@ -1,2 +1,2 @@", "-old", "+new"] and filt.elided
+
+
+@pytest.mark.parametrize(("line", "compact"), [
+    (" src/click/utils.py    |  2 +-", "src/click/utils.py | 2 +-"),
+    (" src/click/globals.py  |  0", "src/click/globals.py | 0"),
+    (" .../src/transforms/transformExpression.ts    | 12 ++++++------", ".../src/transforms/transformExpression.ts | 12 ++++++------"),
+    (" img.png               | Bin 0 -> 1204 bytes", "img.png | Bin 0 -> 1204 bytes"),
+    (" a | b.txt | 3 ++-", "a | b.txt | 3 ++-"),
+    (" 4 files changed, 2 insertions(+), 81 deletions(-)", None),
+    ("src/a.py | 2 +-", None), (" x | 2 +- y", None), (" | 2 +-", None), (" the cost | 12 dollars", None),
+])
+def test_compact_stat_drops_only_the_padding(line: str, compact: str | None) -> None:
+    assert compact_stat(line) == compact
+
+
+def test_diff_stat_is_compacted_until_a_patch_starts() -> None:
+    _, out = run("git diff --stat -p", [" a.py   | 2 +-", " 1 file changed, 1 insertion(+), 1 deletion(-)", "",
+                                        "diff --git a/a.py b/a.py", "@@ -1,2 +1,2 @@", " keep  | 1 +", "-x", "+y"])
+    assert out == ["a.py | 2 +-", " 1 file changed, 1 insertion(+), 1 deletion(-)", "", "diff --git a/a.py b/a.py",
+                   "@@ -1,2 +1,2 @@", " keep  | 1 +", "-x", "+y"]

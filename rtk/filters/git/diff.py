@@ -7,9 +7,12 @@ folded to their first and last lines, one context line around changes in small d
 that prints a line with its header. A file whose lines were left out says how many (`src/a.py
 (+300 -10, 250 not shown)`); the hunks none of whose lines made it into the budget are one line
 giving where they start and the section git named (`... 3 hunks not shown (at lines 12, 80:
-def main():)`); one closing line names the command that shows one file whole (content elided:
-recall).
-The lines of a deleted file are left out: its line says so (`old.py (deleted, -84)`).
+def main():)`), and a file none of whose lines printed is its one line (`a.py (+5 -3, 2 hunks not
+shown at lines 8: def f():; 90)`, `new.md (new, +40, not shown)`); one closing line names the
+command that shows one file whole (content elided: recall).
+The lines of a deleted file are left out: its line says so (`old.py (deleted, -84)`). A lockfile,
+minified bundle or source map (`is_generated`) prints its first few changed lines apart from the
+budget (`package-lock.json (generated, +412 -380, 786 not shown)`).
 Drops: `index`, `---`/`+++` lines (the file line names the file), the other context lines.
 Combined diffs of merges (`diff --cc`) work the same way. Lines it does not know pass through.
 """
@@ -25,14 +28,31 @@ from rtk.filters.git.hunk import UNLIMITED, Budget, Hunk
 HUNK_RE = re.compile(r"(@@+) -\d+")
 NEW_START_RE = re.compile(r" \+(\d+)")
 MAX_UNSHOWN_STARTS = 60  # start lines listed for one file's hunks not shown
-SECTIONS_NAMED, SECTION_CHARS = 6, 60  # the first few of them also say git's section, cut short
-LOCATOR_BASE, LOCATOR_SCALE = 80, 2  # start lines listed over the whole output: 80 + 2 * sqrt(hunks)
+SECTIONS_NAMED, SECTION_CHARS = 4, 48  # the first few of them also say git's section, cut short
+LOCATOR_BASE, LOCATOR_SCALE = 60, 2  # start lines listed over the whole output: 60 + 2 * sqrt(hunks)
 FILE_START = ("diff --git ", "diff --cc ", "diff --combined ")
 HEADER_TAGS = {
     "new file mode ": "new", "deleted file mode ": "deleted",
 }
 FILE_HOLD = 200
 BUDGET_BASE, BUDGET_SCALE = 40, 2
+# Files a tool writes (lockfiles, minified bundles, source maps): a few changed lines say what
+# kind of change it is (a version bump, a rebuild); the rest is the tool's, not the author's.
+GENERATED_LINES = 6
+GENERATED_NAMES = frozenset((
+    "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock",
+    "deno.lock", "Cargo.lock", "poetry.lock", "Pipfile.lock", "uv.lock", "pdm.lock", "pixi.lock",
+    "composer.lock", "Gemfile.lock", "go.sum", "go.work.sum", "flake.lock", "mix.lock",
+    "pubspec.lock", "Podfile.lock", "Package.resolved", "packages.lock.json", "gradle.lockfile",
+    "conda-lock.yml", "MODULE.bazel.lock",
+))
+GENERATED_ENDS = (".lock", ".min.js", ".min.mjs", ".min.css", ".js.map", ".mjs.map", ".css.map")
+
+
+def is_generated(path: str) -> bool:
+    """A lockfile, a minified bundle or a source map, by its name."""
+    name = path.rsplit("/", 1)[-1].strip('"')
+    return name in GENERATED_NAMES or name.endswith(GENERATED_ENDS)
 
 
 def split_git_names(rest: str) -> str:
@@ -42,6 +62,16 @@ def split_git_names(rest: str) -> str:
     if old[2:] == new[2:] and old[:2] == "a/" and new[:2] == "b/":
         return old[2:]
     return rest
+
+
+def cut_section(section: str) -> str:
+    """git's section (`def pager(generator: t.Iterable[str], ...`) cut at a word's end: its start
+    names the function or heading."""
+    if len(section) <= SECTION_CHARS:
+        return section
+    cut = section[:SECTION_CHARS + 1]
+    space = cut.rfind(" ", SECTION_CHARS // 2)
+    return cut[:space] if space > 0 else cut[:SECTION_CHARS]
 
 
 class FileDiff:
@@ -55,6 +85,7 @@ class FileDiff:
         self.held: list[str] = []
         self.header_shown = False
         self.hidden = 0
+        self.own_budget: Budget | None = None  # a generated file's few lines, apart from the output's
         # where the hunks start that printed none of their lines, and the section git named (`def f():`)
         self.unshown: list[tuple[str, str]] = []
 
@@ -157,7 +188,7 @@ class DiffParser:
 
     def _open_hunk(self, text: str, width: int) -> list[str]:
         self.deleted = self.fold and self.file is not None and "deleted" in self.file.tags
-        self.hunk = Hunk(width, Budget(0, 0) if self.deleted else self.budget, self.fold)
+        self.hunk = Hunk(width, Budget(0, 0) if self.deleted else self._hunk_budget(), self.fold)
         self.locator.seen += 1
         self.pending_header = text
         m = NEW_START_RE.search(text)
@@ -166,6 +197,16 @@ class DiffParser:
         section = text[close + len(marker) + 1:].strip() if close >= 0 else ""
         self.hunk_start = (m[1] if m else "?", section)
         return []
+
+    def _hunk_budget(self) -> Budget:
+        """The output's budget, or a generated file's own: its churn neither prints nor grows the budget."""
+        file = self.file
+        if not self.fold or file is None:
+            return self.budget
+        if file.own_budget is None and is_generated(file.name):
+            file.own_budget = Budget(GENERATED_LINES, 0)
+            file.tags.append("generated")
+        return file.own_budget or self.budget
 
     def _hunk_line(self, text: str) -> list[str]:
         assert self.hunk is not None and self.file is not None
@@ -182,26 +223,33 @@ class DiffParser:
         return self._file_lines(lines) if lines else []
 
     def _unshown_line(self) -> list[str]:
-        """`... 3 hunks not shown (at lines 9, 23: jobs:; 53: def main():)`: start lines while the
-        locator budget lasts (it grows slowly with the hunks seen, like the lines' budget)."""
+        """`... 3 hunks not shown (at lines 9, 23: jobs:; 53: def main():)`."""
+        what, where = self._unshown()
+        if not what:
+            return []
+        return [f"... {what} ({where})" if where else f"... {what}"]
+
+    def _unshown(self) -> tuple[str, str]:
+        """How many hunks printed none of their lines, and where they start while the locator
+        budget lasts (it grows slowly with the hunks seen, like the lines' budget)."""
         file = self.file
         if file is None or not file.unshown:
-            return []
+            return "", ""
         starts, file.unshown = file.unshown, []
-        located = [start for start in starts[:MAX_UNSHOWN_STARTS] if self.locator.take()]
+        located = [] if file.own_budget else [s for s in starts[:MAX_UNSHOWN_STARTS] if self.locator.take()]
         what = "1 hunk not shown" if len(starts) == 1 else f"{len(starts)} hunks not shown"
         if not located:
-            return [f"... {what}"]
+            return what, ""
         groups: list[tuple[list[str], str]] = []
         for n, (line, section) in enumerate(located):
-            section = section[:SECTION_CHARS] if n < SECTIONS_NAMED else ""
+            section = cut_section(section) if n < SECTIONS_NAMED else ""
             if groups and groups[-1][1] == section:
                 groups[-1][0].append(line)
             else:
                 groups.append(([line], section))
         where = "; ".join(", ".join(lines) + (f": {section}" if section else "") for lines, section in groups)
         more = f"; +{len(starts) - len(located)} more" if len(starts) > len(located) else ""
-        return [f"... {what} (at {'line' if len(starts) == 1 else 'lines'} {where}{more})"]
+        return what, f"at {'line' if len(starts) == 1 else 'lines'} {where}{more}"
 
     def _close_hunk(self) -> list[str]:
         hunk, self.hunk = self.hunk, None
@@ -235,15 +283,32 @@ class DiffParser:
     def close(self) -> list[str]:
         """The current file is over: its line (with counts) and held lines, or its final counts."""
         lines = self._close_hunk() if self.file is not None else []
-        if self.file is not None and self.file.unshown:
-            lines += self._file_lines(self._unshown_line())
-        file, self.file = self.file, None
+        file = self.file
         if file is None:
             return []
+        if file.unshown and not file.held and not file.header_shown:
+            return self._close_unshown(file)
+        if file.unshown:
+            lines += self._file_lines(self._unshown_line())
+        self.file = None
         if file.header_shown:
             hidden = f", {file.hidden} not shown" if file.hidden else ""
             return [*lines, f"({file.name}: +{file.added} -{file.removed}{hidden})"]
         return [file.title(), *file.held]
+
+
+    def _close_unshown(self, file: FileDiff) -> list[str]:
+        """A file none of whose lines printed is one line: `a.py (+5 -3, 2 hunks not shown at lines 8, 90)`,
+        `new.py (new, +40, not shown)`."""
+        single = len(file.unshown) == 1
+        what, where = self._unshown()
+        self.file = None
+        file.hidden = 0
+        title = file.title()
+        if single:  # one hunk: "not shown"; where it starts only when that is not the file's start
+            what, where = "not shown", "" if where in ("at line 0", "at line 1") else where
+        tail = f"{what} {where}" if where else what
+        return [f"{title[:-1]}, {tail})" if title.endswith(")") else f"{title} ({tail})"]
 
 
 class DiffFilter(GitFilter):

@@ -4,7 +4,7 @@ git runs exactly as typed (one process, no injected flags); the filter parses gi
 output. `status` -> status.py, `log` and `show` -> log.py (patches through diff.py), `diff` ->
 diff.py, `blame` -> blame.py, the write commands -> write.py. Output formats that are already compact or that we do
 not parse (`-s`, `--porcelain`, `--oneline`, `--format`, `--stat`, `--name-only`, `--graph`,
-`--word-diff`, ...) and `git branch` listings (`log --stat`/`--name-status` and `--graph` go to
+`--word-diff`, ...) and `git branch` listings (`diff --stat` drops its column padding, stat.py; `log --stat`/`--name-status` and `--graph` go to
 log.py, which keeps the lists and the graph as printed) pass through unchanged; so does anything that does
 not look like git's English output. Errors and conflicts are always printed verbatim.
 """
@@ -34,6 +34,7 @@ LOG_RAW = tuple(f for f in PATCH_RAW if f not in LOG_LISTS) + (
                        "--children", "--parents", "--pretty=oneline", "--pretty=short",
                        "--pretty=full", "--pretty=fuller", "--pretty=email", "--pretty=raw",
                        "--pretty=reference", "--pretty=format", "--pretty=tformat")
+STAT_LISTS = ("--stat", "--compact-summary", "--patch-with-stat")  # diffstat lines: their padding goes
 BLAME_RAW = ("--porcelain", "-p", "--line-porcelain", "--incremental", "-s", "-e", "--show-email",
              "-t", "-c", "--date", "--color-lines", "--color-by-age")
 WRITE = frozenset(["add", "commit", "push", "pull", "fetch", "checkout", "switch", "stash", "merge", "rebase",
@@ -81,10 +82,14 @@ def create(ctx: FilterContext) -> Filter:
         from rtk.filters.git import diff
 
         return diff.create(ctx)
+    if sub == "diff" and has_flag(args, STAT_LISTS):
+        from rtk.filters.git.stat import StatFilter
+
+        return StatFilter(ctx)
     if sub in ("log", "show") and not _pretty_raw(args) and not (sub == "show" and _shows_blob(args)):
         from rtk.filters.git import log
 
-        return log.create(ctx)
+        return log.create(ctx, by_day=sub == "log")
     if sub == "blame" and not has_flag(args, BLAME_RAW):
         from rtk.filters.git import blame
 

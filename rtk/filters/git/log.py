@@ -1,13 +1,14 @@
 """git log (medium format), git show, git log -p: one line per commit, patches via diff.py.
 
-Keeps: per commit its short hash, decorations, date (YYYY-MM-DD), author name, `(merge)` for
-merges and the full subject (the message's first paragraph), then trailer-like body lines
-(`BREAKING CHANGE`, `Fixes #12`, `Closes #3`, `Reverts`). Patches (`-p`, `show`) go through the
-diff filter; `--stat`, `--name-status` and the other lists print as git printed them. With
-`--graph` each commit line keeps its graph columns and the lines that fork or merge (`|/`, `|\\`)
-stay in place (graph.py). Over 50 commits: the first 50 and `... N more commits` (content elided:
-recall), unless the command asked for more (`-n 200`, `-200`, `--max-count=200`): every one of
-those is printed.
+Keeps: per commit its short hash, decorations, date (YYYY-MM-DD; `git log` says each day once,
+`2026-08-05:` above that day's commits), author name, `(merge)` for merges and the full subject
+(the message's first paragraph), then trailer-like body lines (`BREAKING CHANGE`, `Fixes #12`,
+`Closes #3`, `Reverts`). Patches (`-p`, `show`) go through the diff filter; `--stat`,
+`--name-status` and the other lists print as git printed them (a diffstat without its column
+padding, stat.py). With `--graph` each commit line keeps its date and graph columns, and the
+lines that fork or merge (`|/`, `|\\`) stay in place (graph.py). Over 50 commits: the first 50
+and `... N more commits` (content elided: recall), unless the command asked for more (`-n 200`,
+`-200`, `--max-count=200`): every one of those is printed.
 Drops: the other body lines (elided: recall), e-mail addresses, the `Merge:` parents line, a
 signed tag's signature block (`[pgp signature: 17 lines not shown]`).
 Unknown header lines and any line outside a commit pass through.
@@ -21,6 +22,7 @@ from rtk.filters.base import FilterContext, Line, Stream, elision_marker
 from rtk.filters.git.common import NOTHING, GitFilter, out
 from rtk.filters.git.diff import DiffParser, new_parser
 from rtk.filters.git.graph import Graph, asked_count
+from rtk.filters.git.stat import compact_stat
 
 COMMIT_RE = re.compile(r"commit ([0-9a-f]{7,64})(\s.*)?$")
 AUTHOR_RE = re.compile(r"Author:\s+(.*?)(?:\s+<[^>]*>)?$")
@@ -54,11 +56,11 @@ class Commit:
         self.graph = ""  # the graph columns printed before `commit` (`| * `) with --graph
         self.forks: list[str] = []  # graph lines of this commit that fork or merge (`|/`)
 
-    def line(self) -> str:
+    def line(self, with_date: bool = True) -> str:
         parts = [self.graph + self.sha[:7]]
         if self.rest:
             parts.append(self.rest)
-        parts += [p for p in (self.date, self.author) if p]
+        parts += [p for p in (self.date if with_date else "", self.author) if p]
         if self.merge:
             parts.append("(merge)")
         subject = " ".join(self.subject) if len(self.subject) <= SUBJECT_LINES else self.subject[0]
@@ -66,7 +68,7 @@ class Commit:
 
 
 class LogFilter(GitFilter):
-    def __init__(self, ctx: FilterContext | None = None) -> None:
+    def __init__(self, ctx: FilterContext | None = None, by_day: bool = False) -> None:
         super().__init__(ctx)
         self.commit: Commit | None = None
         self.state = "outside"  # outside | header | message | patch
@@ -76,6 +78,10 @@ class LogFilter(GitFilter):
         cap = self.ctx.limit("git_log_max_commits", 50) if self.ctx.recall_enabled else 1 << 60
         self.cap = max(cap, asked_count(self.ctx.argv))
         self.graph = Graph() if "--graph" in self.ctx.argv else None
+        # `git log`: the date once above each day's commits (`2026-08-05:` costs the tokens of the
+        # one date it replaces); a graph keeps it on each line, where its columns are.
+        self.by_day = by_day and self.graph is None
+        self.day: str | None = None
 
     def starts(self, text: str) -> bool:
         if self.graph is not None:
@@ -106,7 +112,10 @@ class LogFilter(GitFilter):
             return self._message(text, line, stream)
         if self.signature or (text.startswith("-----BEGIN ") and text.endswith(" SIGNATURE-----")):
             return self._signature(text)
-        return [Line(line, stream)] if text else NOTHING
+        if not text:
+            return NOTHING
+        compact = compact_stat(text)
+        return [Line(line, stream) if compact is None else Line(compact, stream)]
 
     def _signature(self, text: str) -> list[Line]:
         """A signed tag's armoured signature: one line says it is there (`git tag -v` checks it)."""
@@ -169,7 +178,13 @@ class LogFilter(GitFilter):
         commit.subject_done = commit.shown = True
         if len(commit.subject) > SUBJECT_LINES:
             self.elided = True
-        return out(commit.line(), *commit.forks, *commit.extra)
+        return out(*self._day_line(commit), commit.line(with_date=not self.by_day), *commit.forks, *commit.extra)
+
+    def _day_line(self, commit: Commit) -> list[str]:
+        if not self.by_day or not commit.date or commit.date == self.day:
+            return []
+        self.day = commit.date
+        return [f"{commit.date}:"]
 
     def _patch(self, text: str, line: str, stream: Stream) -> list[Line]:
         head = self._end_subject()
@@ -197,5 +212,5 @@ class LogFilter(GitFilter):
         return {"commits": self.commits}
 
 
-def create(ctx: FilterContext) -> LogFilter:
-    return LogFilter(ctx)
+def create(ctx: FilterContext, by_day: bool = False) -> LogFilter:
+    return LogFilter(ctx, by_day)
