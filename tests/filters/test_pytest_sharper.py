@@ -151,3 +151,16 @@ def test_the_same_test_in_another_class_failing_on_the_same_line_keeps_only_its_
     printed, _ = run(["t.py::TestA::test_x FAILED", "t.py::TestB::test_x FAILED", *lines])
     at = printed.index("FAILED t.py::TestB::test_x (same place as TestA)")
     assert printed[at + 1:at + 2] == ["E   AssertionError: 3 != 4"]
+
+
+def test_a_failure_whose_source_context_was_dropped_is_marked_elided() -> None:
+    lines = [f"{SEP} FAILURES {SEP}", "____ test_x ____", "", "    def test_x():", "        a = 1",
+             ">       assert a == 2", "E       assert 1 == 2", "", "t.py:3: AssertionError", f"{SEP} 1 failed in 0.1s {SEP}"]
+    printed, filt = run(lines)
+    assert "    def test_x():" not in printed and filt.elided
+
+
+def test_passed_lines_of_the_short_summary_go_behind_the_hint() -> None:
+    lines = [".", f"{SEP} short test summary info {SEP}", "PASSED t.py::test_a", f"{SEP} 1 passed in 0.1s {SEP}"]
+    printed, filt = run(lines, exit_code=0, argv=("pytest", "-rA"))
+    assert printed == ["pytest: 1 passed in 0.1s"] and filt.elided

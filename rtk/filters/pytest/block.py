@@ -131,6 +131,7 @@ class Block:
         """`070 source` lines are the docstring up to the failing example; the rest (Expected:,
         Got:, the values, UNEXPECTED EXCEPTION, the location) is the error message."""
         if p.DOCTEST_SOURCE_RE.match(line):
+            self.elided = self.elided or bool(self._example)  # the docstring before the example
             self._example = line.rstrip()
             return
         if (m := p.CAPTURE_RE.match(line)) is not None:
@@ -172,9 +173,10 @@ class Block:
                 self._add_tb("> " + line.strip())
         elif self._native and line.strip():
             self._add_native_message(line)
-        elif (self._def_name is None and self.first_file is None and "def " in line
-              and (m := p.DEF_RE.match(line))):
-            self._def_name = m.group(1)
+        elif line.strip():  # source context around the failing line: the recall store has it
+            self.elided = True
+            if self._def_name is None and self.first_file is None and "def " in line and (m := p.DEF_RE.match(line)):
+                self._def_name = m.group(1)
 
     def _add_column0(self, line: str) -> None:
         first = line[0]
@@ -194,6 +196,8 @@ class Block:
             self._captures.append(_Capture(m.group(1), self.caps.captured))
         elif self._indented_is_message and first.isdigit() and p.DOCTEST_SOURCE_RE.match(line):
             self._add_doctest_source(line.rstrip())
+        elif " =" in line and p.LOCALS_RE.match(line) is not None:
+            self.elided = True  # --showlocals: the recall store has them
         elif not self._is_noise(line, first):
             self._add_other(line.rstrip())
 
@@ -209,9 +213,8 @@ class Block:
 
     @staticmethod
     def _is_noise(line: str, first: str) -> bool:
-        """Separators between entries, --showlocals lines, pytest's hints, xdist worker lines."""
+        """Separators between entries, pytest's hints, xdist worker lines."""
         return ((first == "_" and p.ENTRY_SEP_RE.match(line) is not None)
-                or (" =" in line and p.LOCALS_RE.match(line) is not None)
                 or line in p.BLOCK_NOISE
                 or (first in "[g" and p.XDIST_HEADER_RE.match(line) is not None))
 

@@ -280,6 +280,8 @@ class PytestFilter(BaseFilter):
             if (not (block.quiet and first == " " and line[2:3] != "+")
                     or (block.seeking_def and "def " in line)):
                 block.add(line)
+            elif not block.elided and line.strip():
+                block.elided = True  # source context: the recall store has it
             return NOTHING
         if first == "_" and (m := p.HEADER_RE.match(line)) is not None and not p.ENTRY_SEP_RE.match(line):
             out = self._close_block()
@@ -360,6 +362,7 @@ class PytestFilter(BaseFilter):
         word, params, rest = m.group(1), m.group(2) or "", m.group(3)
         self._short_keep = word not in ("PASSED", "FAILED", "ERROR")
         if word == "PASSED":
+            self.elided = True  # -rA: the summary line says how many; the recall store names them
             return NOTHING
         if word in ("FAILED", "ERROR"):
             self.failure_seen = True
