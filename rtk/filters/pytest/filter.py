@@ -29,6 +29,7 @@ from rtk.filters.pytest.block import Block, Caps
 from rtk.filters.pytest.collect import CollectedIds, wants_collect
 from rtk.filters.pytest.ids import IdResolver
 from rtk.filters.pytest.internal import InternalError
+from rtk.filters.pytest.linemode import LineMode
 from rtk.filters.pytest.printed import BARE_RESULT_RE, VERBOSE_PRINT_RE, WORD_CHAR, Printed, leading_results
 from rtk.filters.pytest.progress_block import passing_progress
 from rtk.filters.pytest.report import Reporter
@@ -55,7 +56,7 @@ class PytestFilter(BaseFilter):
         self._header_seen = False
         self._ids = IdResolver()
         self._block: Block | None = None
-        self._line_block: Block | None = None
+        self._lines = LineMode(self._caps)
         self._warnings = WarningTally()
         self._skips = SkipGroups()
         self._dots = 0
@@ -304,7 +305,8 @@ class PytestFilter(BaseFilter):
         """End whatever is still pending: a failure block, a --tb=line group, grouped skips,
         a held INTERNALERROR frame."""
         block, self._block = self._block, None
-        out = self._close_line_block()
+        out = [Line(text, Stream.STDOUT) for text in self._lines.close()]
+        self.elided = self.elided or self._lines.elided
         if self._collected is not None:
             out.extend(Line(text, Stream.STDOUT) for text in self._collected.flush())
         out.extend(Line(text, Stream.STDOUT) for text in self._internal.flush())
@@ -319,27 +321,15 @@ class PytestFilter(BaseFilter):
         return out
 
     def _line_mode(self, line: str) -> Iterable[Line]:
-        """--tb=line: E lines (and captured output), then one `path:line: message` per failure."""
-        m = p.LOCATION_RE.match(line)
-        if m is None or not m.group(3) or m.group(3).startswith("in "):
-            if line.strip():
-                if self._line_block is None:
-                    self._line_block = Block("", self._caps, indented_is_message=True)
-                self._line_block.add(line)
+        """--tb=line (linemode.py): message lines are held, the crash line prints them."""
+        if not self._lines.is_crash(line):
+            self._lines.detail(line)
             return NOTHING
         self.failure_seen = True
         self._ids.crash_lines_shown = True
-        out = self._close_line_block(crash=line.rstrip())
-        out.append(Line(line.rstrip(), Stream.STDOUT))
-        return out
-
-    def _close_line_block(self, crash: str = "") -> list[Line]:
-        block, self._line_block = self._line_block, None
-        if block is None:
-            return []
-        lines = block.render()
-        self.elided = self.elided or block.elided
-        return [Line(t, Stream.STDOUT) for t in lines if not (t.startswith("E ") and t[1:].strip() in crash)]
+        out = self._lines.crash(line.rstrip())
+        self.elided = self.elided or self._lines.elided
+        return [Line(text, Stream.STDOUT) for text in out]
 
     # -- summary sections ---------------------------------------------------------------------
 
