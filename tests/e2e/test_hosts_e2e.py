@@ -105,6 +105,19 @@ def commit_count(root: Path, env: dict[str, str]) -> int:
     return int(log.stdout.strip() or 0)
 
 
+def init_hook(env: dict[str, str], agent: str = "") -> None:
+    """`rtk init -g` for one host, as a user installs the hook."""
+    subprocess.run([*rtk_executable(), "init", "-g", *(["--agent", agent] if agent else [])], env=env, check=True,
+                   capture_output=True)
+
+
+def run_host(argv: list[str], root: Path, env: dict[str, str], timeout: int = 300) -> None:
+    """One headless host session in the project's work tree; it must end cleanly."""
+    proc = subprocess.run(argv, cwd=root / "work", env=env, capture_output=True, text=True, timeout=timeout,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
 def drive(
     tmp_path: Path,
     name: str,
@@ -116,14 +129,14 @@ def drive(
 ) -> Run:
     root, env = project(tmp_path, name)
     if hook:
-        subprocess.run([*rtk_executable(), "init", "-g"], env=env, check=True, capture_output=True)
+        init_hook(env)
     if settings:
         path = root / "home" / ".claude" / "settings.json"
         doc = json.loads(path.read_text()) if path.exists() else {}
         path.write_text(json.dumps({**doc, **settings}))
     with FakeModel(command) as model:
         env["ANTHROPIC_BASE_URL"] = model.url
-        proc = subprocess.run(
+        run_host(
             [
                 str(CLAUDE),
                 "-p",
@@ -136,14 +149,10 @@ def drive(
                 "3",
                 *flags,
             ],
-            cwd=root / "work",
-            env=env,
-            capture_output=True,
-            text=True,
+            root,
+            env,
             timeout=180,
-            check=False,
         )
-        assert proc.returncode == 0, proc.stderr[-2000:]
         results = model.tool_results()
     audit = audit_fields(root)
     return Run(results[0] if results else None, audit, commit_count(root, env))
@@ -213,16 +222,14 @@ def gemini(
         settings["tools"] = {"allowed": allowed}
     settings_path.write_text(json.dumps(settings))
     if hook:
-        subprocess.run(
-            [*rtk_executable(), "init", "-g", "--agent", "gemini"], env=env, check=True, capture_output=True
-        )
+        init_hook(env, "gemini")
     if allowed and allowed_after_init:
         doc = json.loads(settings_path.read_text())
         settings_path.write_text(json.dumps({**doc, "tools": {"allowed": allowed}}))
     env.update(GEMINI_API_KEY="e2e", GEMINI_CLI_TRUST_WORKSPACE="true")
     with FakeModel(command) as model:
         env["GOOGLE_GEMINI_BASE_URL"] = model.url
-        proc = subprocess.run(
+        run_host(
             [
                 str(GEMINI),
                 "-p",
@@ -234,14 +241,9 @@ def gemini(
                 "--model",
                 "gemini-2.5-flash",
             ],
-            cwd=root / "work",
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
+            root,
+            env,
         )
-        assert proc.returncode == 0, proc.stderr[-2000:]
         responses = model.function_responses()
     audit = audit_fields(root)
     return responses, audit
@@ -286,16 +288,14 @@ def codex(
     codex_home.mkdir(parents=True)
     env.update(CODEX_HOME=str(codex_home), FAKE_KEY="e2e")
     if hook:
-        subprocess.run(
-            [*rtk_executable(), "init", "-g", "--agent", "codex"], env=env, check=True, capture_output=True
-        )
+        init_hook(env, "codex")
     with FakeModel(command) as model:
         (codex_home / "config.toml").write_text(
             'model = "gpt-5"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "fake"\n'
             f'base_url = "{model.url}/v1"\nwire_api = "responses"\nenv_key = "FAKE_KEY"\n'
         )
         # the hook is trusted for this run only (a user approves it once in Codex's /hooks)
-        proc = subprocess.run(
+        run_host(
             [
                 str(CODEX),
                 "exec",
@@ -304,14 +304,9 @@ def codex(
                 *flags,
                 "run the command",
             ],
-            cwd=root / "work",
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
+            root,
+            env,
         )
-        assert proc.returncode == 0, proc.stderr[-2000:]
         outputs = model.call_outputs()
     audit = audit_fields(root)
     return outputs, audit, commit_count(root, env)
@@ -347,9 +342,7 @@ def copilot(
     root, env = project(tmp_path, name)
     env["COPILOT_HOME"] = str(root / "home" / ".copilot")
     if hook:
-        subprocess.run(
-            [*rtk_executable(), "init", "-g", "--agent", "copilot"], env=env, check=True, capture_output=True
-        )
+        init_hook(env, "copilot")
     with FakeModel(command) as model:
         env.update(
             COPILOT_PROVIDER_BASE_URL=f"{model.url}/v1",
@@ -358,16 +351,11 @@ def copilot(
             COPILOT_PROVIDER_MODEL_ID="gpt-5",
             COPILOT_PROVIDER_API_KEY="e2e",
         )
-        proc = subprocess.run(
+        run_host(
             [str(COPILOT), "-p", "run the command", *flags],
-            cwd=root / "work",
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
+            root,
+            env,
         )
-        assert proc.returncode == 0, proc.stderr[-2000:]
         outputs = model.call_outputs()
     audit = audit_fields(root)
     return outputs, audit, commit_count(root, env)
