@@ -80,7 +80,7 @@ class DeclarativeFilter(BaseFilter):
         self._block = None
         self._plain_lines = 0 if self.reference else FAST_AFTER
         self._line_feed = self._plain_feed
-        if not self._plain_lines:
+        if not self._plain_lines and not self.reference:  # the reference never takes the fast path
             self._go_fast()
         self.feed = self._line_feed  # type: ignore[method-assign,assignment]
         return pipeline
@@ -171,7 +171,7 @@ class DeclarativeFilter(BaseFilter):
                     return [Line(message)]
             out = self._commit(rules, prepared)
         assert self.active is not None
-        out.extend(Line(text) for text in self.active.finish())
+        out += [_new(Line, (text, _STDOUT)) for text in self.active.finish()]  # Line(text), faster
         return out
 
     def progress(self) -> Mapping[str, int]:

@@ -60,36 +60,75 @@ class Names:
         return self.values[name]  # type: ignore[return-value]
 
 
+def finder(pattern: re.Pattern[str]) -> Callable[[str], re.Match[str] | None]:
+    """`pattern.search`, or its `match` (the same answer, without the search loop's set-up)
+    when every match starts at the line's first character."""
+    return pattern.match if anchored(pattern.pattern) else pattern.search
+
+
+def _union_finder(patterns: AnyOf) -> Callable[[str], re.Match[str] | None]:
+    compiled = getattr(patterns.search, "__self__", None)
+    if isinstance(compiled, re.Pattern) and all(anchored(m.pattern) for m in patterns.members):
+        return compiled.match
+    return patterns.search
+
+
+def simple_test(pattern: str, var: str, names: Names) -> str | None:
+    """A `str` expression true exactly where `re.search(pattern, var)` matches, for the shapes
+    that need no regex: `^$` (empty, or only the newline `$` may stand before), `^\\s*$` (only
+    whitespace: `str.strip` and `\\s` share Python's whitespace), `^\\S`, `^TEXT`, `TEXT`."""
+    if pattern == "^$":
+        return f"(not {var} or {var} == NEWLINE)"
+    if pattern == r"^\s*$":
+        return f"(not {var}.strip())"
+    if pattern == r"^\S":
+        return f"{var}[:1].strip()"
+    if pattern.startswith("^") and _plain_text(pattern[1:]) is not None:
+        return f"{var}.startswith({names.add(_plain_text(pattern[1:]), 'prefix')})"
+    if _plain_text(pattern) is not None:
+        return f"({names.add(_plain_text(pattern), 'literal')} in {var})"
+    return None
+
+
 def one_test_expr(pattern: re.Pattern[str], var: str, names: Names) -> str:
-    """`pattern.search(var)` as an expression, behind its required literal when it has one."""
-    literal, search = gate(pattern.pattern), names.add(pattern.search, "search")
+    """`pattern.search(var)` as a truth value: a `str` test when one says the same, else the
+    regex behind its required literal when it has one."""
+    simple = simple_test(pattern.pattern, var, names)
+    if simple is not None:
+        return simple
+    literal, search = gate(pattern.pattern), names.add(finder(pattern), "search")
     if not literal:
         return f"{search}({var})"
     return f"({names.add(literal, 'literal')} in {var} and {search}({var}))"
 
 
 def any_test_expr(patterns: AnyOf, var: str, names: Names) -> str:
-    """An expression true (a match) exactly where `patterns.search(var)` finds one. The anchored
-    members share one union regex (each fails at the line's start, inside one C call); an
-    unanchored member in a union would be tried at every position with every branch, so each is
-    searched alone behind its literal, and those without one share a second union."""
+    """An expression true (a match) exactly where `patterns.search(var)` finds one. Members a
+    `str` test answers are tested so; the anchored ones share one union regex (each fails at
+    the line's start, inside one C call); an unanchored member in a union would be tried at
+    every position with every branch, so each is searched alone behind its literal, and those
+    without one share a second union."""
     members = patterns.members
     if len(members) == 1:
         return one_test_expr(members[0], var, names)
     if any(_GROUP_REFERENCE.search(m.pattern) for m in members):
         return f"{names.add(patterns.search, 'search')}({var})"
+    terms: list[str] = []
     cheap: list[re.Pattern[str]] = []
     gated: dict[str, list[re.Pattern[str]]] = {}
     rest: list[re.Pattern[str]] = []
     for member in members:
+        simple = simple_test(member.pattern, var, names)
         literal = "" if anchored(member.pattern) else required_literal(member.pattern)
-        if literal:
+        if simple is not None:
+            terms.append(simple)
+        elif literal:
             gated.setdefault(literal, []).append(member)
         else:
             (cheap if anchored(member.pattern) else rest).append(member)
     if len(cheap) == len(members):
-        return f"{names.add(patterns.search, 'search')}({var})"  # the union already compiled
-    terms = [f"{names.add(AnyOf(cheap).search, 'search')}({var})"] if cheap else []
+        return f"{names.add(_union_finder(patterns), 'search')}({var})"  # the union already compiled
+    terms += [f"{names.add(_union_finder(AnyOf(cheap)), 'search')}({var})"] if cheap else []
     terms += [f"({names.add(literal, 'literal')} in {var} and {names.add(AnyOf(group).search, 'search')}({var}))"
               for literal, group in gated.items()]
     if rest:
@@ -113,11 +152,11 @@ def replace_code(rule: ReplaceRule, names: Names) -> list[str]:
     pattern, template, parts = rule
     text = pattern.pattern
     general = names.add(_sub(pattern, template), "general")
-    conditions = []
-    if required_literal(text):
-        conditions.append(f"{names.add(required_literal(text), 'literal')} in text")
+    conditions = []  # the prefix first: it looks at the line's first characters only
     if anchored_prefix(text):
         conditions.append(f"text.startswith({names.add(anchored_prefix(text), 'prefix')})")
+    if required_literal(text):
+        conditions.append(f"{names.add(required_literal(text), 'literal')} in text")
     suffix = _plain_text(text[:-1]) if text.endswith("$") else None
     if template == "" and text in _TRAILING:
         chars = names.add(_TRAILING[text], "chars")
@@ -129,7 +168,7 @@ def replace_code(rule: ReplaceRule, names: Names) -> list[str]:
                 f"elif text.endswith({names.add(suffix, 'suffix')}):",
                 f"    text = text[:{-len(suffix)}] + {names.add(''.join(parts), 'replacement')}"]  # type: ignore[arg-type]
     elif anchored(text):
-        body = [f"found = {names.add(pattern.search, 'search')}(text if len(text) <= CAP else text[:CAP])",
+        body = [f"found = {names.add(pattern.match, 'match')}(text if len(text) <= CAP else text[:CAP])",
                 "if found is not None:",
                 f"    text = {_expansion(parts, names)} + text[found.end():] if found.end() else {general}(text)"]
     else:

@@ -2,46 +2,31 @@
 
 The runner calls the filter once per line (or once per block of lines, `feed_block`), so this
 code is the engine's throughput. It is written out when the filter starts (fast.py: gated tests,
-one-match replaces): `feed(line, stream)` costs one Python call and only the checks its rules
-have (no loop over absent stages, no per-rule tuple unpacking, no flag tests); `block(lines)`
-is the same body in a loop, appending kept texts, so a block of lines costs one call. Lines that
-open or close a section, and filters with a counter that sums a group, take the plain path
-(`RulePipeline.feed_prepared`), which is also what every shortcut here must equal
-(tests/filters/declarative/test_fast_path.py). The source holds generated names only; every
-pattern and literal is a value in its namespace.
+one-match replaces; faststages.py: the stages as statements): `block(lines)` runs one loop over
+a block's lines with only the checks its rules have (no loop over absent stages, no per-rule
+tuple unpacking, no flag tests, no call per stage), sections entered and left inline; `feed(line,
+stream)` is the same body for one line (a plain `return` when nothing follows the print). Filters
+with a counter that sums a group take the plain path (`RulePipeline.feed_prepared`), which is
+also what every shortcut here must equal (tests/filters/declarative/test_fast_path.py). The
+source holds generated names only; every pattern and literal is a value in its namespace.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 
 from rtk.filters.base import Line, Stream, strip_ansi
 
 from .fast import Names, any_test_expr, one_test_expr, replace_code
+from .faststages import StageCode
 from .pattern import LINE_CAP, AnyOf
 from .pipeline import RulePipeline
-from .rules import Rules
+from .rules import Section
+from .stages import lines_marker
 
 LineFeed = Callable[[str, Stream], Iterable[Line]]
 BlockFeed = Callable[[list[str]], list[str]]
-
-
-class Exits:
-    """How generated code leaves a line: print nothing, print one text, print a list of texts."""
-
-    def __init__(self, drop: str, keep: str, keep_all: str) -> None:
-        self.drop, self._keep, self._keep_all = drop, keep, keep_all
-
-    def keep(self, expr: str) -> str:
-        return self._keep.format(expr)
-
-    def keep_all(self, expr: str) -> str:
-        return self._keep_all.format(expr)
-
-
-LINE = Exits("return ()", "return (new(Line, ({}, stream)),)", "return [new(Line, (kept, stream)) for kept in {}]")
-BLOCK = Exits("continue", "append({}); continue", "extend({}); continue")
-TEXTS = Exits("return ()", "return ({},)", "return {}")  # a section's function, called from either
+_LOOP = ("continue", "append({})")
+_RETURN = ("return ()", "return (new(Line, ({}, stream)),)")
 
 
 def line_feed(pipeline: RulePipeline, pass_stderr: bool) -> LineFeed:
@@ -50,120 +35,134 @@ def line_feed(pipeline: RulePipeline, pass_stderr: bool) -> LineFeed:
     head = ["def feed(line, stream):"]
     if pass_stderr:
         head.append("    if stream is STDERR: return (new(Line, (line, stream)),)")
-    source = "\n".join(head + ["    text = line"] + _indent(_body(pipeline, names, LINE), 1))
-    return _build(pipeline, names, source, "feed")  # type: ignore[return-value]
+    if _returns_once(pipeline):  # the print is the line's last act: leave by `return`
+        stages = StageCode(pipeline, names, _RETURN[1])
+        code = ["text = line"] + _body(pipeline, names, stages, _RETURN[0]) + [_RETURN[0]]
+        return _build(names, "\n".join(head + _indent(_guarded(stages, code), 1)), "feed")  # type: ignore[return-value]
+    stages = StageCode(pipeline, names, _LOOP[1])
+    loop = ["for text in (line,):"] + _indent(_body(pipeline, names, stages, _LOOP[0]), 1)
+    code = ["kept_texts = []", "append = kept_texts.append"] + _guarded(stages, loop)
+    code += ["if not kept_texts: return ()", "return [new(Line, (kept, stream)) for kept in kept_texts]"]
+    return _build(names, "\n".join(head + _indent(code, 1)), "feed")  # type: ignore[return-value]
 
 
 def block_feed(pipeline: RulePipeline) -> BlockFeed:
     """`block(lines) -> texts`: `feed` over a list of lines (one stream's), the kept texts."""
     names = _names(pipeline)
-    head = ["def block(lines):", "    kept_texts = []", "    append, extend = kept_texts.append, kept_texts.extend",
-            "    for text in lines:"]
-    source = "\n".join(head + _indent(_body(pipeline, names, BLOCK), 2) + ["    return kept_texts"])
-    return _build(pipeline, names, source, "block")  # type: ignore[return-value]
+    stages = StageCode(pipeline, names, _LOOP[1])
+    loop = ["for text in lines:"] + _indent(_body(pipeline, names, stages, _LOOP[0]), 1)
+    code = ["kept_texts = []", "append = kept_texts.append"] + _guarded(stages, loop) + ["return kept_texts"]
+    return _build(names, "\n".join(["def block(lines):"] + _indent(code, 1)), "block")  # type: ignore[return-value]
+
+
+def _returns_once(pipeline: RulePipeline) -> bool:
+    """Nothing runs after a line's one print: no sections, no stage but the window."""
+    return not pipeline.rules.sections and pipeline.stages in ((), (pipeline.window,))
+
+
+def _guarded(stages: StageCode, code: list[str]) -> list[str]:
+    """`code` between the loads and the stores of the stages' local state."""
+    if not stages.loads:
+        return code
+    return stages.loads + ["try:"] + _indent(code, 1) + ["finally:"] + _indent(stages.stores, 1)
 
 
 def _names(pipeline: RulePipeline) -> Names:
     return Names(Line=Line, new=tuple.__new__, STDERR=Stream.STDERR, CAP=LINE_CAP, NEWLINE="\n",
                  strip_ansi=strip_ansi, pipeline=pipeline, general=pipeline.feed_prepared,
-                 counts=pipeline.counts, in_section={})
+                 counts=pipeline.counts, lines_marker=lines_marker)
 
 
-def _build(pipeline: RulePipeline, names: Names, source: str, name: str) -> Callable[..., object]:
-    sections = pipeline.rules.sections
-    source += "\n" + "".join(_section_function(pipeline, i, names) for i in range(len(sections)))
-    function = names.function(source, name)
-    names.values["in_section"].update(  # type: ignore[attr-defined]
-        {id(section): names.values[f"section{i}"] for i, section in enumerate(sections)})
-    return function
+def _build(names: Names, source: str, name: str) -> Callable[..., object]:
+    return names.function(source, name)
 
 
 def _indent(code: list[str], depth: int) -> list[str]:
     return ["    " * depth + line for line in code]
 
 
-def _body(pipeline: RulePipeline, names: Names, exits: Exits) -> list[str]:
+def _body(pipeline: RulePipeline, names: Names, stages: StageCode, drop: str) -> list[str]:
     """One line's work on `text`, from strip_ansi to the kept line's stages."""
     rules = pipeline.rules
     code = ['if "\\x1b" in text: text = strip_ansi(text)'] if rules.strip_ansi else []
     code += [line for rule in rules.replace for line in replace_code(rule, names)]
     code.append("probe = text if len(text) <= CAP else text[:CAP]")
     if any(counter.sum_group is not None for counter in rules.counters.values()):
-        return code + [exits.keep_all("general(text)")]  # a counter summing a group: the plain path
-    return code + _sections(pipeline, names, exits) + _line_rules(rules, names, exits) + _kept(pipeline, names, exits)
-
-
-def _sections(pipeline: RulePipeline, names: Names, exits: Exits) -> list[str]:
-    """A line in an open section goes to that section's function; one that opens a section
-    (or closes one: the plain path decides those) to `feed_prepared`."""
-    sections = pipeline.rules.sections
-    if not sections:
-        return []
-    starts = any_test_expr(AnyOf([section.start for section in sections]), "probe", names)
-    return ["section = pipeline.section",
-            f"if section is not None: {exits.keep_all('in_section[id(section)](text, probe)')}",
-            f"if {starts}: {exits.keep_all('general(text)')}"]
-
-
-def _section_function(pipeline: RulePipeline, index: int, names: Names) -> str:
-    """`section{index}(text, probe) -> texts`: `RulePipeline._in_section` for one section, for
-    lines that neither end it nor open another (those take the plain path)."""
-    rules = pipeline.rules
-    section = rules.sections[index]
-    leaves = [one_test_expr(section.end, "probe", names)] if section.end is not None else []
-    others = [other.start for other in rules.sections if other is not section]
-    leaves += [any_test_expr(AnyOf(others), "probe", names)] if others else []
-    code = [f"if {' or '.join(leaves)}: {TEXTS.keep_all('general(text)')}"] if leaves else []
-    code += _line_rules(replace(rules, strip=section.strip, keep_only=section.keep_only), names, TEXTS)
-    if not section.keep:
-        code.append("return ()")
-    else:
-        if section.max_lines is not None:
-            code += [f"if pipeline.section_kept >= {names.add(section.max_lines, 'most')}:",
-                     "    pipeline.section_hidden += 1", "    return ()"]
-        code += ["pipeline.section_kept += 1"] + _kept(pipeline, names, TEXTS)
-    return f"\n\ndef section{index}(text, probe):\n" + "".join(f"    {line}\n" for line in code)
-
-
-def _line_rules(rules: Rules, names: Names, exits: Exits) -> list[str]:
-    code = []
+        # a counter summing a group: the plain path (at most one line when `out` returns)
+        return code + [f"for kept in general(text): {stages.out.format('kept')}", drop]
     for name, counter in rules.counters.items():
         code.append(f"if {one_test_expr(counter.pattern, 'probe', names)}: counts[{names.add(name, 'name')}] += 1")
-    if rules.strip is not None:
-        code.append(f"if {any_test_expr(rules.strip, 'probe', names)}: {exits.drop}")
-    if rules.keep_only is not None:
-        code.append(f"if not {any_test_expr(rules.keep_only, 'probe', names)}: {exits.drop}")
+    if not rules.sections:
+        return code + _kept(rules.strip, rules.keep_only, names, stages, drop)
+    return code + _sections(pipeline, names, stages, drop)
+
+
+def _kept(strip: AnyOf | None, keep_only: AnyOf | None, names: Names, stages: StageCode, drop: str) -> list[str]:
+    """The strip / keep rules, then the stage chain of a line they keep."""
+    code = []
+    if strip is not None:
+        code.append(f"if {any_test_expr(strip, 'probe', names)}: {drop}")
+    if keep_only is not None:
+        code.append(f"if not {any_test_expr(keep_only, 'probe', names)}: {drop}")
+    return code + stages.chain("text")
+
+
+def _sections(pipeline: RulePipeline, names: Names, stages: StageCode, drop: str) -> list[str]:
+    """`RulePipeline.feed_prepared`'s sections: dispatch on the open one (None included); a
+    line that ends it is then a line outside, one that opens another is that one's line."""
+    sections = pipeline.rules.sections
+    for local, attribute in (("section", "section"), ("section_kept", "section_kept"),
+                             ("section_hidden", "section_hidden")):
+        stages.state(local, pipeline, attribute)
+    outside = _kept(pipeline.rules.strip, pipeline.rules.keep_only, names, stages, drop)
+    code = ["if section is None:"] + _indent(_opening(pipeline, None, names, stages, drop, outside), 1)
+    for section in sections:
+        code.append(f"elif section is {names.add(section, 'section')}:")
+        inside = _inside(section, names, stages, drop)
+        branch = _opening(pipeline, section, names, stages, drop, inside)
+        if section.end is not None:
+            end = one_test_expr(section.end, "probe", names)
+            branch = [f"if {end}:"] + _indent(_close(stages) + outside, 1) + ["else:"] + _indent(branch, 1)
+        code += _indent(branch, 1)
     return code
 
 
-def _kept(pipeline: RulePipeline, names: Names, exits: Exits) -> list[str]:
-    """What a kept line goes through (`RulePipeline.stage_chain` written out): the cut, then a
-    head/tail/max window inline when it is the only stage, else each stage's own `feed`."""
-    rules = pipeline.rules
-    window = pipeline.window
+def _opening(pipeline: RulePipeline, current: Section | None, names: Names, stages: StageCode, drop: str,
+             otherwise: list[str]) -> list[str]:
+    """A line that opens a section (the first in order, the open one aside) goes in it."""
+    others = [section for section in pipeline.rules.sections if section is not current]
+    if not others:
+        return otherwise
+    code = [f"if {any_test_expr(AnyOf([s.start for s in others]), 'probe', names)}:"]
+    code += _indent(_close(stages), 1) if current is not None else []
+    for i, section in enumerate(others):  # the union matched: the last one needs no test
+        opened = [f"section, section_kept, section_hidden = {names.add(section, 'section')}, 0, 0"]
+        opened += _inside(section, names, stages, drop)
+        if len(others) == 1:
+            code += _indent(opened, 1)
+            break
+        test = "else" if i == len(others) - 1 else f"{'if' if i == 0 else 'elif'} {one_test_expr(section.start, 'probe', names)}"
+        code += [f"    {test}:"] + _indent(opened, 2)
+    return code + ["else:"] + _indent(otherwise, 1)
+
+
+def _close(stages: StageCode) -> list[str]:
+    """`RulePipeline._close`: the count of lines a section's cap hid, as a marker line. Rare,
+    so the marker takes the plain stage chain (the state handed over and back around it)."""
+    marker = f"for kept in pipeline.stage_chain(lines_marker(section_hidden)): {stages.out.format('kept')}"
+    return ["section = None", "if section_hidden:", "    pipeline.truncated = True",
+            *_indent(stages.stores + [marker] + stages.loads, 1)]
+
+
+def _inside(section: Section, names: Names, stages: StageCode, drop: str) -> list[str]:
+    """`RulePipeline._in_section`: the section's rules and cap, then the stage chain."""
+    if not section.keep:
+        return [drop]
     code = []
-    if rules.truncate_at is not None:  # the Rust rtk's cut: N characters, "..." included
-        limit, keep = names.add(rules.truncate_at, "limit"), names.add(max(rules.truncate_at - 3, 0), "keep")
-        code += [f"if len(text) > {limit}:", f'    text = text[:{keep}] + "..."', "    pipeline.truncated = True"]
-    if window is not None and pipeline.stages == (window,):  # Window.feed
-        code += [f"{names.add(window, 'window')}.seen = seen = {names.add(window, 'window')}.seen + 1",
-                 f"if seen > {names.add(window.streamed, 'streamed')}:"]
-        if window.tail is not None:
-            code += [f"    if seen > {names.add(window.hold_from, 'hold_from')}: {names.add(window.held.append, 'hold')}(text)"]
-        code.append(f"    {exits.drop}")
-    elif pipeline.stages:
-        return code + _chain(pipeline, names, exits)
-    if rules.on_empty is not None:
-        code.append("if not pipeline.printed and text.strip(): pipeline.printed = True")
-    return code + [exits.keep("text")]
-
-
-def _chain(pipeline: RulePipeline, names: Names, exits: Exits) -> list[str]:
-    first, *rest = [names.add(stage.feed, "stage") for stage in pipeline.stages]
-    code = [f"staged = {first}(text)", f"if not staged: {exits.drop}"]
-    for stage in rest:
-        code += [f"staged = {stage}(staged[0]) if len(staged) == 1 else [kept for line in staged for kept in {stage}(line)]",
-                 f"if not staged: {exits.drop}"]
-    if pipeline.rules.on_empty is not None:
-        code.append("if not pipeline.printed: pipeline.printed = any(kept.strip() for kept in staged)")
-    return code + [f"if len(staged) == 1: {exits.keep('staged[0]')}", exits.keep_all("staged")]
+    if section.strip is not None:
+        code.append(f"if {any_test_expr(section.strip, 'probe', names)}: {drop}")
+    if section.keep_only is not None:
+        code.append(f"if not {any_test_expr(section.keep_only, 'probe', names)}: {drop}")
+    if section.max_lines is not None:
+        code += [f"if section_kept >= {names.add(section.max_lines, 'most')}:", "    section_hidden += 1", f"    {drop}"]
+    return code + ["section_kept += 1"] + stages.chain("text")

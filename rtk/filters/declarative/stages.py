@@ -239,10 +239,20 @@ class Grouper:
                 self.elided = True
                 items.append("  " + lines_marker(hidden))
             items.extend(f"  {item}" for item in bucket.tail)
-            for i, item in enumerate(items):
-                if i and every and i % every == 0:
-                    out.append(f"{key} (continued)")  # a reader (or grep -A) keeps the file in view
-                out.append(item)
+            out.extend(_with_key_every(items, key, abs(every)))
         out.extend(self.after)
         self.buckets, self.after = {}, []
         return out
+
+
+def _with_key_every(items: list[str], key: str, every: int) -> list[str]:
+    """`items` with `KEY (continued)` before each `every`-th (a reader, or grep -A, keeps the
+    file in view), cut in slices: one group can hold thousands of items."""
+    if not every or len(items) <= every:
+        return items
+    out = items[:every]
+    again = f"{key} (continued)"
+    for start in range(every, len(items), every):
+        out.append(again)
+        out += items[start:start + every]
+    return out
