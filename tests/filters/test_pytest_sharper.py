@@ -164,3 +164,29 @@ def test_passed_lines_of_the_short_summary_go_behind_the_hint() -> None:
     lines = [".", f"{SEP} short test summary info {SEP}", "PASSED t.py::test_a", f"{SEP} 1 passed in 0.1s {SEP}"]
     printed, filt = run(lines, exit_code=0, argv=("pytest", "-rA"))
     assert printed == ["pytest: 1 passed in 0.1s"] and filt.elided
+
+
+# -- pytest-cov -------------------------------------------------------------------------------
+
+COVERAGE = [f"{SEP} tests coverage {SEP}", "_____ coverage: platform linux, python 3.11.7-final-0 _____", "",
+            "Name              Stmts   Miss  Cover   Missing", "-" * 40,
+            "src/p/__init__.py     9      0   100%", "src/p/core.py       173      3    98%   91, 532-536",
+            "src/p/util.py        11      0   100%", "-" * 40, "TOTAL               193      3    98%", ""]
+
+
+def test_a_coverage_table_keeps_the_files_not_fully_covered_and_counts_the_rest() -> None:
+    printed, filt = run(["...", *COVERAGE, "3 passed in 0.10s"], exit_code=0, argv=("pytest", "-q", "--cov=p"))
+    assert printed == ["tests coverage", "coverage: platform linux, python 3.11.7-final-0",
+                       "Name              Stmts   Miss  Cover   Missing", "src/p/core.py       173      3    98%   91, 532-536",
+                       "... 2 more files (100% covered)", "TOTAL               193      3    98%",
+                       "pytest: 3 passed in 0.10s"]
+    assert filt.elided
+
+
+def test_a_long_missing_column_keeps_its_first_ranges_and_counts_the_rest() -> None:
+    missing = ", ".join(str(n) for n in range(100, 160))
+    table = [COVERAGE[3], f"src/p/core.py       173     60    65%   {missing}", "TOTAL               173     60    65%"]
+    printed, _ = run(["...", "-" * 12 + " coverage: platform linux " + "-" * 12, *table, "3 passed in 0.10s"], exit_code=0)
+    row = next(t for t in printed if t.startswith("src/p/core.py"))
+    assert row.startswith("src/p/core.py       173     60    65%   100, 101,") and row.endswith(" more")
+    assert len(row) < 140

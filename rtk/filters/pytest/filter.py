@@ -27,6 +27,8 @@ from rtk.filters.pytest import patterns as p
 from rtk.filters.pytest.bench import BenchmarkTable, wants_whole_table
 from rtk.filters.pytest.block import Block, Caps
 from rtk.filters.pytest.collect import CollectedIds, wants_collect
+from rtk.filters.pytest.coverage import CoverageTable
+from rtk.filters.pytest.coverage import is_header as is_coverage_header
 from rtk.filters.pytest.ids import IdResolver
 from rtk.filters.pytest.internal import InternalError
 from rtk.filters.pytest.linemode import LineMode
@@ -77,6 +79,7 @@ class PytestFilter(BaseFilter):
         self._internal = InternalError()
         self._cut_benchmarks = not keep_all and not wants_whole_table(self.ctx.argv)
         self._benchmark = BenchmarkTable()
+        self._coverage = CoverageTable()
         self._collected = CollectedIds() if wants_collect(self.ctx.argv) and not keep_all else None
 
     # -- dispatch -------------------------------------------------------------------------
@@ -388,6 +391,12 @@ class PytestFilter(BaseFilter):
         if not line.strip():
             return NOTHING
         self._passed_through += 1
+        if line[:1] == "_" and (m := p.HEADER_RE.match(line.rstrip())) is not None:  # `___ coverage: ... ___`
+            return (Line(m.group(1) or m.group(2) or "", stream),)
+        if is_coverage_header(line) and not self._keep_all:
+            self._coverage = CoverageTable()
+            self._handler = self._coverage_table
+            return (Line(line.rstrip(), stream),)
         if line.startswith("----------") and line.rstrip().endswith("----------"):  # a plugin's rule
             title = line.strip("- \n")
             if title.startswith("benchmark") and self._cut_benchmarks:
@@ -395,6 +404,16 @@ class PytestFilter(BaseFilter):
                 self._handler = self._benchmark_table
             return (Line(title, stream),) if title else NOTHING
         return (Line(line.rstrip(), stream),)
+
+    def _coverage_table(self, line: str, stream: Stream) -> Iterable[Line]:
+        lines = self._coverage.add(line)
+        self.elided = self.elided or self._coverage.elided
+        if lines is None:
+            self._handler = self._after
+            return [*(Line(text, stream) for text in self._coverage.flush()), *self._after(line, stream)]
+        if self._coverage.done:
+            self._handler = self._after
+        return [Line(text, stream) for text in lines]
 
     def _benchmark_table(self, line: str, stream: Stream) -> Iterable[Line]:
         if line[:1] in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
