@@ -10,7 +10,8 @@ Without it, only our numbers and the raw commands are printed.
 Each case runs the raw command, ours and the Rust one one after another, round after round, so
 machine drift hits all alike; the median of each is printed with ours / Rust. All runs share a
 temporary HOME and data dirs (no real settings or history are touched); tracking stays on, as
-users run it. `--repo` is the git repository `git status` runs in (default: this checkout).
+users run it. `--repo` is the git repository every case runs in (default: this checkout; `grep -rn import .`
+searches it, so a small repository keeps that case about start-up).
 """
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ def cases(python: str) -> list[tuple[str, list[str] | None, list[str], bytes | N
         ("true", ["true"], ["true"], None),
         ("git status", ["git", "status"], ["git", "status"], None),
         ("git log -n 20", ["git", "log", "-n", "20"], ["git", "log", "-n", "20"], None),
+        ("ls -la", ["ls", "-la"], ["ls", "-la"], None),
+        ("grep -rn", ["grep", "-rn", "import", "."], ["grep", "-rn", "import", "."], None),
         ("rewrite", None, ["rewrite", "git status && cargo test"], None),
         ("hook claude", None, ["hook", "claude"], HOOK_PAYLOAD),
     ]
