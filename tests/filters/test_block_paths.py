@@ -29,4 +29,4 @@ def test_passing_progress_blocks_take_the_byte_path() -> None:
         filt.feed(line, Stream.STDOUT)
     assert filt.feed_block(b"tests/test_b.py ..x..  [100%]\n", Stream.STDOUT) == b""
     assert filt.feed_block(b"tests/test_c.py ..F  [100%]\n", Stream.STDOUT) is None  # ids to note
-    assert filt._dots == 7 and filt._chars["s"] == 1 and filt._chars["x"] == 1
+    assert filt._counts.dots == 7 and filt._counts.chars["s"] == 1 and filt._counts.chars["x"] == 1

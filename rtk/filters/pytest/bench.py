@@ -28,6 +28,7 @@ class BenchmarkTable:
         self._columns: list[str] = []
         self._keep: list[int] = []
         self.elided = False
+        self.done = False  # the table ends at a line that is not part of it (add() gives None)
         self._legend = False
 
     def add(self, line: str) -> list[str] | None:
@@ -46,6 +47,9 @@ class BenchmarkTable:
         if self._columns and text[:1] not in (" ", "-", "="):
             return [self._row(text)]
         return None
+
+    def flush(self) -> list[str]:
+        return []
 
     def _header(self, text: str) -> str:
         self._columns = COLUMN_SEP_RE.split(text.strip())

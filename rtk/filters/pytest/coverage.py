@@ -50,7 +50,7 @@ class CoverageTable:
         if len(missing) <= MISSING_CHARS:
             return text
         ranges = missing.split(", ")
-        kept = []
+        kept: list[str] = []
         for item in ranges:
             if len(", ".join([*kept, item])) > MISSING_CHARS:
                 break

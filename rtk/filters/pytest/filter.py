@@ -24,14 +24,13 @@ from collections.abc import Callable, Iterable, Mapping
 
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_marker, strip_ansi
 from rtk.filters.pytest import patterns as p
-from rtk.filters.pytest.bench import BenchmarkTable, wants_whole_table
 from rtk.filters.pytest.block import Block, Caps
 from rtk.filters.pytest.collect import CollectedIds, wants_collect
-from rtk.filters.pytest.coverage import CoverageTable
-from rtk.filters.pytest.coverage import is_header as is_coverage_header
+from rtk.filters.pytest.counts import RunCounts
 from rtk.filters.pytest.ids import IdResolver
 from rtk.filters.pytest.internal import InternalError
 from rtk.filters.pytest.linemode import LineMode
+from rtk.filters.pytest.plugins import PluginTables
 from rtk.filters.pytest.printed import BARE_RESULT_RE, VERBOSE_PRINT_RE, WORD_CHAR, Printed, leading_results
 from rtk.filters.pytest.progress_block import passing_progress
 from rtk.filters.pytest.report import Reporter
@@ -57,29 +56,23 @@ class PytestFilter(BaseFilter):
         self._handler: Handler = self._start
         self._header_seen = False
         self._ids = IdResolver()
+        self._counts = RunCounts(self._ids)
         self._block: Block | None = None
         self._lines = LineMode(self._caps)
         self._warnings = WarningTally()
         self._skips = SkipGroups()
-        self._dots = 0
-        self._chars: Counter[str] = Counter()
         self._stray = 0
         self._printed = Printed()
-        self._verbose_run = False
-        self._first_result = ""
         self._dropped: Counter[str] = Counter()
         self._drop_what = ""
         self._stats: tuple[str, str] | None = None
         self._passed_through = 0
-        self._file = ""
         self._short_keep = True
         self._reporter = Reporter(self._ids)
         self._blocks = 0
         self._durations = 0
         self._internal = InternalError()
-        self._cut_benchmarks = not keep_all and not wants_whole_table(self.ctx.argv)
-        self._benchmark = BenchmarkTable()
-        self._coverage = CoverageTable()
+        self._plugins = PluginTables(self.ctx.argv, keep_all)
         self._collected = CollectedIds() if wants_collect(self.ctx.argv) and not keep_all else None
 
     # -- dispatch -------------------------------------------------------------------------
@@ -92,12 +85,7 @@ class PytestFilter(BaseFilter):
         counted = passing_progress(body)
         if counted is None:
             return None
-        self._dots += counted.dots
-        for char, n in counted.others.items():
-            self._chars[char] += n
-        self._verbose_run = self._verbose_run or counted.verbose
-        if counted.path:
-            self._file = counted.path
+        self._counts.take_block(counted)
         return b""
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
@@ -171,7 +159,7 @@ class PytestFilter(BaseFilter):
             self._warnings.rootdir = line[9:].strip()
         if not line.strip() or line.startswith(p.HEADER_PREFIXES) or p.XDIST_HEADER_RE.match(line):
             return NOTHING
-        if self._progress(line):
+        if self._counts.progress(line):
             self._handler = self._run
             return NOTHING
         if (m := leading_results(line)) is not None and "." in m.group(1):  # -s: `...printed`
@@ -185,7 +173,7 @@ class PytestFilter(BaseFilter):
         return (Line(line.rstrip(), stream),)
 
     def _run(self, line: str, stream: Stream) -> Iterable[Line]:
-        if self._progress(line):
+        if self._counts.progress(line):
             return self._printed_lines(stream)
         if (special := self._special(line, stream)) is not None:
             self._printed.end()
@@ -205,75 +193,24 @@ class PytestFilter(BaseFilter):
         """A line a test printed (-s): held until that test's result is known (printed.py)."""
         if (m := BARE_RESULT_RE.match(line)) is not None:
             owner = self._printed.owner
-            self._count_word(m.group(1), owner)
+            self._counts.word(m.group(1), owner)
             return [Line(t, stream) for t in self._printed.result(WORD_CHAR[m.group(1)])]
         if (m := VERBOSE_PRINT_RE.match(line)) is not None:
-            self._verbose_run = True
+            self._counts.verbose = True
             self._printed.add(m.group(2), owner=m.group(1))
             return NOTHING
         out: list[str] = []
-        if not self._verbose_run and (m := leading_results(line)) is not None:
+        if not self._counts.verbose and (m := leading_results(line)) is not None:
             out = self._printed.result(m.group(1)[0])
             line = m.group(2)
         self._printed.add(line)
         return [Line(t, stream) for t in out]
 
     def _printed_lines(self, stream: Stream) -> Iterable[Line]:
-        char, self._first_result = self._first_result, ""
+        char, self._counts.first_result = self._counts.first_result, ""
         if not char or not self._printed.total:
             return NOTHING
         return [Line(t, stream) for t in self._printed.result(char)]
-
-    def _progress(self, line: str) -> bool:
-        if line.startswith("[gw"):
-            if (m := p.XDIST_RE.match(line)) is None:
-                return False
-            self._count_word(m.group(1), m.group(2))
-            return True
-        if "::" in line:  # -v: `path::test[params] PASSED   [ 12%]`; default progress has no `::`
-            return self._verbose(line)
-        if (progress := p.progress_of(line)) is not None:
-            self._count_chars(*progress)
-            return True
-        return False
-
-    def _verbose(self, line: str) -> bool:
-        colons = line.find("::")
-        if line.find(" ", 0, colons) >= 0:  # the id's path part has no spaces
-            return False
-        passed = line.find(" PASSED", colons)
-        self._verbose_run = True
-        if passed > 0:
-            self._dots += 1
-            return True
-        if (m := p.VERBOSE_WORD_RE.search(line, colons)) is not None:
-            self._count_word(m.group(1), line[:m.start()])
-            return True
-        return line.endswith(" ") and p.VERBOSE_BARE_RE.match(line) is not None
-
-    def _count_chars(self, path: str, chars: str) -> None:
-        self._first_result = chars[:1]
-        if path:
-            self._file = path
-        dots = chars.count(".")
-        self._dots += dots
-        if dots == len(chars):
-            return
-        for char in "FEsxXR":
-            if char in chars:
-                self._chars[char] += chars.count(char)
-        for char in chars:
-            if char in "FE":
-                self._ids.note(char, self._file, verbose=False)
-
-    def _count_word(self, word: str, nodeid: str) -> None:
-        char = {"PASSED": ".", "FAILED": "F", "ERROR": "E", "SKIPPED": "s", "XFAIL": "x", "XPASS": "X"}[word]
-        if char == ".":
-            self._dots += 1
-            return
-        self._chars[char] += 1
-        if char in "FE":
-            self._ids.note(char, nodeid, verbose=True)
 
     # -- FAILURES / ERRORS ------------------------------------------------------------------
 
@@ -393,37 +330,27 @@ class PytestFilter(BaseFilter):
         self._passed_through += 1
         if line[:1] == "_" and (m := p.HEADER_RE.match(line.rstrip())) is not None:  # `___ coverage: ... ___`
             return (Line(m.group(1) or m.group(2) or "", stream),)
-        if is_coverage_header(line) and not self._keep_all:
-            self._coverage = CoverageTable()
-            self._handler = self._coverage_table
-            return (Line(line.rstrip(), stream),)
-        if line.startswith("----------") and line.rstrip().endswith("----------"):  # a plugin's rule
-            title = line.strip("- \n")
-            if title.startswith("benchmark") and self._cut_benchmarks:
-                self._benchmark = BenchmarkTable()
-                self._handler = self._benchmark_table
-            return (Line(title, stream),) if title else NOTHING
-        return (Line(line.rstrip(), stream),)
+        text = line.rstrip()
+        rule = text.strip("- ") if text.startswith("----------") and text.endswith("----------") else None
+        if (started := self._plugins.start(text, rule)) is not None:
+            self._handler = self._plugin_table
+            return [Line(t, stream) for t in started]
+        if rule is not None:  # another plugin's rule: its title
+            return (Line(rule, stream),) if rule else NOTHING
+        return (Line(text, stream),)
 
-    def _coverage_table(self, line: str, stream: Stream) -> Iterable[Line]:
-        lines = self._coverage.add(line)
-        self.elided = self.elided or self._coverage.elided
-        if lines is None:
-            self._handler = self._after
-            return [*(Line(text, stream) for text in self._coverage.flush()), *self._after(line, stream)]
-        if self._coverage.done:
-            self._handler = self._after
-        return [Line(text, stream) for text in lines]
-
-    def _benchmark_table(self, line: str, stream: Stream) -> Iterable[Line]:
+    def _plugin_table(self, line: str, stream: Stream) -> Iterable[Line]:
+        """pytest-cov's and pytest-benchmark's tables (plugins.py), until a line not theirs."""
         if line[:1] in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
-            return special
-        lines = self._benchmark.add(line)
+            return [*(Line(t, stream) for t in self._plugins.flush()), *special]
+        lines = self._plugins.add(line)
+        self.elided = self.elided or self._plugins.elided
         if lines is None:
             self._handler = self._after
-            return self._after(line, stream)
-        self.elided = self.elided or self._benchmark.elided
-        return [Line(text, stream) for text in lines]
+            return [*(Line(t, stream) for t in self._plugins.flush()), *self._after(line, stream)]
+        if self._plugins.done:
+            self._handler = self._after
+        return [Line(t, stream) for t in lines]
 
     # -- the end ----------------------------------------------------------------------------
 
@@ -434,9 +361,7 @@ class PytestFilter(BaseFilter):
             return [*out, Line(no_tests_line(self._stats), Stream.STDOUT)]
         out.extend(Line(text, Stream.STDOUT) for text in self._ids.unreported())
         out.extend(Line(text, Stream.STDOUT) for text in self._markers())
-        chars = Counter(self._chars)
-        chars["."] = self._dots
-        summary = summary_line(self._stats, chars)
+        summary = summary_line(self._stats, self._counts.all_chars())
         if summary:
             out.append(Line(summary, Stream.STDOUT))
         warnings = self._warnings.line(split_stats(self._stats[0])[1] if self._stats else None)
@@ -463,10 +388,7 @@ class PytestFilter(BaseFilter):
         return out
 
     def progress(self) -> Mapping[str, int]:
-        counts = {"passed": self._dots}
-        counts.update((word, self._chars[c]) for c, word in (("F", "failed"), ("E", "errors"),
-                                                              ("s", "skipped")) if self._chars[c])
-        return counts
+        return self._counts.live()
 
 
 def create(ctx: FilterContext) -> PytestFilter:

@@ -51,6 +51,7 @@ LOCALS_RE = re.compile(r"^(?:\.\d+|[A-Za-z_][\w.]*) +=(?: |$)")  # `.0 =`: a com
 CARET_RE = re.compile(r"^\s*[\^~]+\s*$")
 NATIVE_HINT_RE = re.compile(r"^\s*(?:\? [ ^+\-?]*|Use -v to get (?:more|the full) diff"
                             r"|Omitting \d+ identical items, use -vv to show)$")
+RERUN_HINT = " in diff, use -v to show"  # the end of pytest's `Skipping N identical ... characters` note
 # Lines pytest prints in an ERRORS/FAILURES block that say nothing the agent needs.
 BLOCK_NOISE = frozenset({"Traceback:", "Hint: make sure your test modules/packages have valid Python names.",
                          "use 'pytest --fixtures [testpath]' for help on them."})

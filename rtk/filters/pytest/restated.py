@@ -123,10 +123,10 @@ def drop_restated_one_item(lines: list[str]) -> tuple[list[str], bool]:
         if nxt == "Differing items:" and i + 2 < len(lines) and _is_e(lines[i + 2]):
             if any(f"{left} != {right}" == _body(lines[i + 2]) for left, right in sides):
                 return [*lines[:i + 1], *lines[i + 3:]], True
-        elif nxt.startswith("At index 0 diff: "):
-            if any(f"At index 0 diff: {left[1:-1]} != {right[1:-1]}" == nxt for left, right in sides
-                   if left[:1] + left[-1:] == "[]" and right[:1] + right[-1:] == "[]"):
-                return [*lines[:i + 1], *lines[i + 2:]], True
+        elif nxt.startswith("At index 0 diff: ") and any(
+                f"At index 0 diff: {left[1:-1]} != {right[1:-1]}" == nxt for left, right in sides
+                if left[:1] + left[-1:] == "[]" and right[:1] + right[-1:] == "[]"):
+            return [*lines[:i + 1], *lines[i + 2:]], True
         return lines, False
     return lines, False
 
