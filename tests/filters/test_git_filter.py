@@ -11,7 +11,8 @@ from rtk.filters.git.caps import CappedList, folder_of
 from rtk.filters.git.common import PassFilter
 from rtk.filters.git.diff import DiffFilter
 from rtk.filters.git.filter import split_argv
-from rtk.filters.git.log import LogFilter, short_date
+from rtk.filters.git.log import LogFilter
+from rtk.filters.git.log_lines import short_date
 from rtk.filters.git.status import StatusFilter
 from rtk.filters.git.write import WriteFilter
 

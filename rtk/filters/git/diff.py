@@ -18,15 +18,15 @@ Combined diffs of merges (`diff --cc`) work the same way. Lines it does not know
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-
 from rtk.filters.base import FilterContext, Line, Stream
 from rtk.filters.git.common import GitFilter, out
 from rtk.filters.git.hunk import UNLIMITED, Budget, Hunk
+from rtk.filters.git.log_lines import hunk_marker, new_start
 
-HUNK_RE = re.compile(r"(@@+) -\d+")
-NEW_START_RE = re.compile(r" \+(\d+)")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 MAX_UNSHOWN_STARTS = 60  # start lines listed for one file's hunks not shown
 SECTIONS_NAMED, SECTION_CHARS = 4, 48  # the first few of them also say git's section, cut short
 LOCATOR_BASE, LOCATOR_SCALE = 60, 2  # start lines listed over the whole output: 60 + 2 * sqrt(hunks)
@@ -128,8 +128,8 @@ class DiffParser:
             return done + self._start(text)
         if self.file is None:
             return None
-        if (m := HUNK_RE.match(text)) is not None:
-            return self._close_hunk() + self._open_hunk(text, len(m[1]) - 1)
+        if (marker := hunk_marker(text)) is not None:
+            return self._close_hunk() + self._open_hunk(text, len(marker) - 1)
         if self.hunk is None and (header := self._header(text)) is not None:
             return header
         return None
@@ -191,11 +191,10 @@ class DiffParser:
         self.hunk = Hunk(width, Budget(0, 0) if self.deleted else self._hunk_budget(), self.fold)
         self.locator.seen += 1
         self.pending_header = text
-        m = NEW_START_RE.search(text)
         marker = "@" * (width + 1)
         close = text.find(" " + marker, len(marker))
         section = text[close + len(marker) + 1:].strip() if close >= 0 else ""
-        self.hunk_start = (m[1] if m else "?", section)
+        self.hunk_start = (new_start(text) or "?", section)
         return []
 
     def _hunk_budget(self) -> Budget:

@@ -9,7 +9,9 @@ commit is one line and are dropped.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 GRAPH_CHARS = frozenset("*|/\\_ ")
 FORKS = frozenset("/\\_")

@@ -14,15 +14,21 @@ Everything left out is counted, so the file's line can say so and the recall sto
 """
 from __future__ import annotations
 
-import math
-from collections import deque
-
-from rtk.filters.base import elision_marker
+from rtk.filters.base import deque, elision_marker
 
 RUN_HEAD, RUN_TAIL, RUN_MIN_FOLD = 4, 2, 6
 RESUME = 6
 LONG_LINE, CLIP_TO = 1200, 240  # a printed line longer than LONG_LINE keeps its first CLIP_TO characters
 UNLIMITED = 1 << 60
+
+
+def _sqrt(value: float) -> float:
+    """math.sqrt, imported when a patch first has a changed line (`git log` without `-p` has none)."""
+    global _sqrt
+    from math import sqrt
+
+    _sqrt = sqrt  # type: ignore[assignment]  # the next calls go straight to math.sqrt
+    return sqrt(value)
 
 
 class Budget:
@@ -40,7 +46,7 @@ class Budget:
     def take(self) -> bool:
         """Once spent, the budget prints again only when RESUME lines have accrued: a few lines
         together, not one line here and there each time the square root passes an integer."""
-        room = self.base + self.scale * math.sqrt(self.seen) - self.kept
+        room = self.base + self.scale * _sqrt(self.seen) - self.kept
         if room > 0 and (not self.spent or room >= RESUME):
             self.kept += 1
             self.spent = False

@@ -15,33 +15,18 @@ Unknown header lines and any line outside a commit pass through.
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-
 from rtk.filters.base import FilterContext, Line, Stream, elision_marker
 from rtk.filters.git.common import NOTHING, GitFilter, out
 from rtk.filters.git.diff import DiffParser, new_parser
 from rtk.filters.git.graph import Graph, asked_count
+from rtk.filters.git.log_lines import author_name, commit_line, date_value, is_trailer, short_date
 from rtk.filters.git.stat import compact_stat
 
-COMMIT_RE = re.compile(r"commit ([0-9a-f]{7,64})(\s.*)?$")
-AUTHOR_RE = re.compile(r"Author:\s+(.*?)(?:\s+<[^>]*>)?$")
-DATE_RE = re.compile(r"Date:\s+(.*)$")
-DEFAULT_DATE_RE = re.compile(r"\w{3} (\w{3}) (\d{1,2}) \d\d:\d\d:\d\d (\d{4})(?: [+-]\d{4})?$")
-ISO_DATE_RE = re.compile(r"(\d{4}-\d\d-\d\d)[ T]\d\d:\d\d")
-MONTHS = {m: i for i, m in enumerate(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"], 1)}
-TRAILER_RE = re.compile(
-    r"\s*(?:BREAKING[ -]CHANGE\b|(?:Fix(?:e[sd])?|Close[sd]?|Resolve[sd]?)\b:?\s*\S*#\d+|Reverts?\b)",
-    re.IGNORECASE)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 SUBJECT_LINES = 3
-
-
-def short_date(text: str) -> str:
-    if (m := DEFAULT_DATE_RE.match(text)) is not None and m[1] in MONTHS:
-        return f"{m[3]}-{MONTHS[m[1]]:02d}-{int(m[2]):02d}"
-    if (m := ISO_DATE_RE.match(text)) is not None:
-        return m[1]
-    return text
 
 
 class Commit:
@@ -86,7 +71,7 @@ class LogFilter(GitFilter):
     def starts(self, text: str) -> bool:
         if self.graph is not None:
             text = self.graph.strip_commit(text)
-        return COMMIT_RE.match(text) is not None or DiffParser.starts(text) or text.startswith("tag ")
+        return commit_line(text) is not None or DiffParser.starts(text) or text.startswith("tag ")
 
     def parse(self, text: str, line: str, stream: Stream) -> Iterable[Line]:
         if self.graph is None:
@@ -99,8 +84,8 @@ class LogFilter(GitFilter):
         return [*out(*structure), *self._parse(body, body, stream)]
 
     def _parse(self, text: str, line: str, stream: Stream) -> Iterable[Line]:
-        if (m := COMMIT_RE.match(text)) is not None:
-            return self._new_commit(m[1], m[2] or "")
+        if (commit := commit_line(text)) is not None:
+            return self._new_commit(*commit)
         if self.commits > self.cap:
             return NOTHING
         if self.state == "patch" or DiffParser.starts(text):
@@ -144,10 +129,10 @@ class LogFilter(GitFilter):
             self.state = "message"
         elif text.startswith("Merge: "):
             commit.merge = True
-        elif (m := AUTHOR_RE.match(text)) is not None:
-            commit.author = m[1]
-        elif (m := DATE_RE.match(text)) is not None:
-            commit.date = short_date(m[1])
+        elif (author := author_name(text)) is not None:
+            commit.author = author
+        elif (date := date_value(text)) is not None:
+            commit.date = short_date(date)
         else:
             commit.extra.append(line)
         return []
@@ -166,7 +151,7 @@ class LogFilter(GitFilter):
         if not commit.subject_done:
             commit.subject.append(text.strip())
             return self._end_subject() if len(commit.subject) > SUBJECT_LINES else []
-        if TRAILER_RE.match(text):
+        if is_trailer(text):
             return out(text)
         self.elided = True
         return []
