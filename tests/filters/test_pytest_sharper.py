@@ -190,3 +190,17 @@ def test_a_long_missing_column_keeps_its_first_ranges_and_counts_the_rest() -> N
     row = next(t for t in printed if t.startswith("src/p/core.py"))
     assert row.startswith("src/p/core.py       173     60    65%   100, 101,") and row.endswith(" more")
     assert len(row) < 140
+
+
+# -- --setup-show -----------------------------------------------------------------------------
+
+def test_setup_show_keeps_the_fixture_lines_of_failing_tests_only() -> None:
+    lines = ["", "SETUP    S tmp_path_factory", "        SETUP    F env",
+             "        t.py::test_a (fixtures used: env) .", "        TEARDOWN F env", "        SETUP    F env",
+             "        t.py::test_b (fixtures used: env) F", "        TEARDOWN F env", "TEARDOWN S tmp_path_factory",
+             f"{SEP} 1 failed, 1 passed in 0.1s {SEP}"]
+    printed, filt = run(lines, argv=("pytest", "--setup-show", "-q"))
+    assert printed == ["fixtures of t.py::test_b:", "SETUP    F env", "TEARDOWN F env", "TEARDOWN S tmp_path_factory",
+                       "FAILED t.py::test_b", "... 3 more lines (fixture setup and teardown of passing tests (--setup-show))",
+                       "pytest: 1 failed, 1 passed in 0.1s"]
+    assert filt.elided

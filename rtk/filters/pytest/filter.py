@@ -34,6 +34,7 @@ from rtk.filters.pytest.plugins import PluginTables
 from rtk.filters.pytest.printed import BARE_RESULT_RE, VERBOSE_PRINT_RE, WORD_CHAR, Printed, leading_results
 from rtk.filters.pytest.progress_block import passing_progress
 from rtk.filters.pytest.report import Reporter
+from rtk.filters.pytest.setupshow import SETUP_FIRST, SetupShow
 from rtk.filters.pytest.tally import SkipGroups, WarningTally, no_tests_line, split_stats, summary_line
 
 NOTHING: tuple[Line, ...] = ()
@@ -63,6 +64,7 @@ class PytestFilter(BaseFilter):
         self._skips = SkipGroups()
         self._stray = 0
         self._printed = Printed()
+        self._setup = SetupShow()
         self._dropped: Counter[str] = Counter()
         self._drop_what = ""
         self._stats: tuple[str, str] | None = None
@@ -162,6 +164,9 @@ class PytestFilter(BaseFilter):
         if self._counts.progress(line):
             self._handler = self._run
             return NOTHING
+        if line[:1] in SETUP_FIRST and not self._keep_all and SetupShow.matches(line.rstrip()):
+            self._handler = self._run
+            return self._run(line, stream)
         if (m := leading_results(line)) is not None and "." in m.group(1):  # -s: `...printed`
             self._handler = self._run
             return self._stray_line(line.rstrip(), stream)
@@ -184,9 +189,15 @@ class PytestFilter(BaseFilter):
             self._printed.end()
             self._handler = self._after
             return self._after(line, stream)
-        self._ids.unsure = True
         if self._keep_all:
+            self._ids.unsure = True
             return (Line(line.rstrip(), stream),)
+        if (line[:1] in SETUP_FIRST or self._setup.seen) and (taken := self._setup.take(line.rstrip())) is not None:
+            word, nodeid, lines = taken  # --setup-show (setupshow.py)
+            if word:
+                self._counts.word(word, nodeid)
+            return [Line(text, stream) for text in lines]
+        self._ids.unsure = True
         return self._stray_line(line.rstrip(), stream)
 
     def _stray_line(self, line: str, stream: Stream) -> Iterable[Line]:
@@ -378,6 +389,8 @@ class PytestFilter(BaseFilter):
         out = []
         self._printed.end()
         self._stray += self._printed.dropped
+        if setup := self._setup.end():
+            self._dropped["fixture setup and teardown of passing tests (--setup-show)"] += setup
         self.elided = self.elided or self._printed.cut
         if self._stray:
             self.elided = True
