@@ -2,19 +2,20 @@
 
 Kept: for every failure and error (FAILURES / ERRORS blocks, collection errors, setup/teardown
 errors, XPASS(strict)) its full test id, traceback locations, failing source lines, every `E`
-line (capped), the exception, and the tail of its captured output; short-summary lines the user
-asked for with -r (SKIPPED/XFAIL/XPASS reasons, FAILED/ERROR lines not already shown); pytest's
-banners (`Interrupted: ...`, `stopping after 1 failures`); INTERNALERROR, usage and conftest
-errors verbatim; sections we do not know (durations, plugins) verbatim; then
-`pytest: 3 failed, 1204 passed in 12.31s` (counts verbatim) and
-`12 warnings: DeprecationWarning x9, UserWarning x3`.
+line (capped, diff lines restating a value above them dropped: ediff.py, restated.py), the
+exception, and the tail of its captured output; short-summary lines the user asked for with -r
+(SKIPPED/XFAIL/XPASS reasons, FAILED/ERROR lines not already shown); pytest's banners;
+INTERNALERROR, usage and conftest errors verbatim; --collect-only -q ids grouped by file
+(collect.py); pytest-cov's and pytest-benchmark's tables shortened (plugins.py); other sections
+verbatim; then `pytest: 3 failed, 1204 passed in 12.31s` and `12 warnings: DeprecationWarning x9`.
 Dropped as noise: the session header, collection lines, progress (dots, -v PASSED lines, xdist
-`[gw0]` lines), separators, source context and locals of tracebacks, pytest's rerun hints.
-Elided with a marker: E lines past 40 per failure (20 after the tenth), captured output past the
-last 20 lines per section (10 after the tenth failure), deep traceback middles, INTERNALERROR's
-pytest and pluggy frames, output printed by tests during the run (-s), PASSES sections; a failure
-repeating an earlier one's traceback or error is one line naming it (report.py); warnings are
-one line per distinct message with its places (tally.py).
+`[gw0]` lines, --setup-show result lines), separators, pytest's rerun hints.
+Elided with a marker or behind the recall hint: source context and locals of tracebacks, E lines
+past 40 per failure (20 after the tenth), captured output past the last 20 lines per section (10
+after the tenth failure), deep traceback middles, INTERNALERROR's pytest and pluggy frames,
+output printed by tests during the run (-s) and fixture lines (--setup-show) of passing tests,
+PASSES sections; a failure repeating an earlier one's traceback or error is one line naming it
+(report.py); warnings are one line per distinct message with its places (tally.py).
 Exit 5 gives one line: `pytest: no tests collected`.
 """
 from __future__ import annotations
@@ -31,7 +32,7 @@ from rtk.filters.pytest.ids import IdResolver
 from rtk.filters.pytest.internal import InternalError
 from rtk.filters.pytest.linemode import LineMode
 from rtk.filters.pytest.plugins import PluginTables
-from rtk.filters.pytest.printed import BARE_RESULT_RE, VERBOSE_PRINT_RE, WORD_CHAR, Printed, leading_results
+from rtk.filters.pytest.printed import Printed, leading_results
 from rtk.filters.pytest.progress_block import passing_progress
 from rtk.filters.pytest.report import Reporter
 from rtk.filters.pytest.setupshow import SETUP_FIRST, SetupShow
@@ -202,20 +203,7 @@ class PytestFilter(BaseFilter):
 
     def _stray_line(self, line: str, stream: Stream) -> Iterable[Line]:
         """A line a test printed (-s): held until that test's result is known (printed.py)."""
-        if (m := BARE_RESULT_RE.match(line)) is not None:
-            owner = self._printed.owner
-            self._counts.word(m.group(1), owner)
-            return [Line(t, stream) for t in self._printed.result(WORD_CHAR[m.group(1)])]
-        if (m := VERBOSE_PRINT_RE.match(line)) is not None:
-            self._counts.verbose = True
-            self._printed.add(m.group(2), owner=m.group(1))
-            return NOTHING
-        out: list[str] = []
-        if not self._counts.verbose and (m := leading_results(line)) is not None:
-            out = self._printed.result(m.group(1)[0])
-            line = m.group(2)
-        self._printed.add(line)
-        return [Line(t, stream) for t in out]
+        return [Line(text, stream) for text in self._printed.stray(line, self._counts)]
 
     def _printed_lines(self, stream: Stream) -> Iterable[Line]:
         char, self._counts.first_result = self._counts.first_result, ""

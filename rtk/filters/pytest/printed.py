@@ -12,6 +12,7 @@ import re
 from collections import deque
 
 from rtk.filters.base import elision_marker
+from rtk.filters.pytest.counts import RunCounts
 
 CAP = 20
 LEADING_RESULTS_RE = re.compile(r"^([.FEsxXR]+)(\S.*)$")
@@ -36,6 +37,23 @@ class Printed:
         self.dropped = 0
         self.owner = ""
         self.cut = False  # a failing test's earlier prints were left out (marker printed)
+
+    def stray(self, line: str, counts: RunCounts) -> list[str]:
+        """A line that is neither progress nor pytest's: a bare result word (-v -s) settles the
+        held lines, `id text` (-v) holds text for that id, `..Ftext` (-q) settles then holds."""
+        if (m := BARE_RESULT_RE.match(line)) is not None:
+            counts.word(m.group(1), self.owner)
+            return self.result(WORD_CHAR[m.group(1)])
+        if (m := VERBOSE_PRINT_RE.match(line)) is not None:
+            counts.verbose = True
+            self.add(m.group(2), owner=m.group(1))
+            return []
+        out: list[str] = []
+        if not counts.verbose and (m := leading_results(line)) is not None:
+            out = self.result(m.group(1)[0])
+            line = m.group(2)
+        self.add(line)
+        return out
 
     def add(self, text: str, owner: str = "") -> None:
         if owner:
