@@ -63,7 +63,8 @@ def test_failures_errors_and_the_summary(tmp_path: Path) -> None:
     assert "adding 1 and 1" in out  # captured stdout of the failing test
     assert "ERROR at setup of test_sample.py::test_needs_db" in out
     assert "ConnectionError: database is down" in out
-    assert out.splitlines()[-1].startswith("pytest: 1 failed, 2 passed, 1 skipped, 1 error in ")
+    summary, hint = out.splitlines()[-2:]  # source context was left out: the recall hint closes the output
+    assert summary.startswith("pytest: 1 failed, 2 passed, 1 skipped, 1 error in ") and hint.startswith("[full output: rtk recall ")
     assert out.index("ERROR at setup of") < out.index("FAILED test_sample.py") < out.index("pytest: 1 failed")
     for noise in ("test session starts", "PASSED", "rootdir:", "_____"):
         assert noise not in out
