@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from rtk.filters.base import FilterContext, Line, Stream, elision_marker
 from rtk.filters.git.common import NOTHING, GitFilter, out
-from rtk.filters.git.diff import DiffParser, new_parser
+from rtk.filters.git.diff import DiffParser, new_parser, one_file_hint
 from rtk.filters.git.graph import Graph, asked_count
 from rtk.filters.git.log_lines import author_name, commit_line, date_value, is_trailer, short_date
 from rtk.filters.git.stat import compact_stat
@@ -191,6 +191,8 @@ class LogFilter(GitFilter):
         if self.commits > self.cap:
             self.elided = True
             lines += out(elision_marker(self.commits - self.cap, "commits"))
+        if self.diff.folded and self.mode == "parse":
+            lines += out(one_file_hint(self.ctx.argv))
         return lines
 
     def progress(self) -> dict[str, int]:
