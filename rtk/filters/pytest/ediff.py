@@ -24,7 +24,7 @@ from rtk.filters.base import elision_marker
 RUN_MIN, RUN_HEAD = 8, 3
 UNCHANGED_MARKER_MIN = 5
 WINDOW = 2
-MOVED_MARKER_MIN = 4  # fewer lines of moved elements go without a marker: one shifted element
+MOVED_MARKER_MIN = 3  # fewer lines of moved elements (one pair) go without a marker
 HINT_RE = re.compile(r"^E\s+(?:Use -v to get (?:more|the full) diff|Omitting \d+ identical items, use -vv to show)$")
 FIRST_DIFFERING_RE = re.compile(r"^E\s+First differing element \d+:$")
 # `assert 'ab' == 'ac'` of two one-line strings: pytest then prints `- ac` and `+ ab`, the same values
