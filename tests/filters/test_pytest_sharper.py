@@ -204,3 +204,11 @@ def test_setup_show_keeps_the_fixture_lines_of_failing_tests_only() -> None:
                        "FAILED t.py::test_b", "... 3 more lines (fixture setup and teardown of passing tests (--setup-show))",
                        "pytest: 1 failed, 1 passed in 0.1s"]
     assert filt.elided
+
+
+def test_after_failures_the_coverage_table_keeps_only_its_total() -> None:
+    failure = [f"{SEP} FAILURES {SEP}", "____ test_x ____", "> assert f()", "E   assert False", "t.py:2: AssertionError"]
+    printed, _ = run(["F..", *failure, *COVERAGE, f"{SEP} 1 failed, 2 passed in 0.10s {SEP}"], argv=("pytest", "--cov=p"))
+    at = printed.index("Name              Stmts   Miss  Cover   Missing")
+    assert printed[at + 1:at + 3] == ["... 3 more files (per-file coverage of a run with failures)",
+                                      "TOTAL               193      3    98%"]

@@ -4,7 +4,9 @@
 hundreds of rows, most of them at 100%, which tell an agent nothing it acts on. The header, each
 row below 100% (with its missing lines, the first 80 characters of them and a count of the
 rest), and TOTAL stay; the fully covered rows are counted into
-one marker before TOTAL, as `skip_covered` would print them. What is not a row ends the table.
+one marker before TOTAL, as `skip_covered` would print them. After failures the numbers measure
+a broken run and the agent is fixing tests: the header and TOTAL stay, every row is counted.
+What is not a row ends the table.
 """
 from __future__ import annotations
 
@@ -23,7 +25,9 @@ def is_header(line: str) -> bool:
 
 
 class CoverageTable:
-    def __init__(self) -> None:
+    def __init__(self, failed_run: bool = False) -> None:
+        self._failed_run = failed_run  # tests failed: per-file numbers measure a broken run
+        self._rows = 0
         self._full = 0
         self.done = False
         self.elided = False
@@ -40,6 +44,10 @@ class CoverageTable:
         if text.startswith("TOTAL "):
             self.done = True
             return [*self.flush(), text]
+        if self._failed_run:
+            self._rows += 1
+            self.elided = True
+            return []
         if m.group(2) in ("100", "100.0", "100.00"):
             self._full += 1
             self.elided = True
@@ -59,5 +67,8 @@ class CoverageTable:
         return f"{counts}   {', '.join(kept)}, +{len(ranges) - len(kept)} more"
 
     def flush(self) -> list[str]:
-        full, self._full = self._full, 0
+        full, rows = self._full, self._rows
+        self._full = self._rows = 0
+        if rows:
+            return [elision_marker(rows, "files", "per-file coverage of a run with failures")]
         return [elision_marker(full, "files", "100% covered")] if full else []

@@ -331,7 +331,7 @@ class PytestFilter(BaseFilter):
             return (Line(m.group(1) or m.group(2) or "", stream),)
         text = line.rstrip()
         rule = text.strip("- ") if text.startswith("----------") and text.endswith("----------") else None
-        if (started := self._plugins.start(text, rule)) is not None:
+        if (started := self._plugins.start(text, rule, self.failure_seen)) is not None:
             self._handler = self._plugin_table
             return [Line(t, stream) for t in started]
         if rule is not None:  # another plugin's rule: its title

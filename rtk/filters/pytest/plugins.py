@@ -19,12 +19,13 @@ class PluginTables:
         self._table: CoverageTable | BenchmarkTable | None = None
         self.elided = False
 
-    def start(self, text: str, rule_title: str | None) -> list[str] | None:
-        """`text` is the line, `rule_title` its title when it is a plugin's `---- title ----` rule."""
+    def start(self, text: str, rule_title: str | None, failed: bool) -> list[str] | None:
+        """`text` is the line, `rule_title` its title when it is a plugin's `---- title ----` rule,
+        `failed` whether the run has failed tests (its coverage rows then go)."""
         if self._keep_all:
             return None
         if coverage.is_header(text):
-            self._table = CoverageTable()
+            self._table = CoverageTable(failed)
             return [text]
         if rule_title is not None and rule_title.startswith("benchmark") and self._cut_benchmarks:
             self._table = BenchmarkTable()
