@@ -212,3 +212,17 @@ def test_after_failures_the_coverage_table_keeps_only_its_total() -> None:
     at = printed.index("Name              Stmts   Miss  Cover   Missing")
     assert printed[at + 1:at + 3] == ["... 3 more files (per-file coverage of a run with failures)",
                                       "TOTAL               193      3    98%"]
+
+
+def test_an_earlier_exception_of_a_chain_keeps_its_first_and_raising_frames() -> None:
+    frames = [text for n in range(1, 5) for text in (f"> call_{n}()", f"src/m.py:{n}:")]
+    cause = [*frames, "> raise KeyError(k)", "E   KeyError: 'k'", "src/m.py:9: KeyError"]
+    final = ["> assert f()", "E   AssertionError: lookup failed", "t.py:3: AssertionError"]
+    lines = [f"{SEP} FAILURES {SEP}", "____ test_x ____", *cause,
+             "The above exception was the direct cause of the following exception:", *final,
+             f"{SEP} 1 failed in 0.1s {SEP}"]
+    printed, filt = run(lines, argv=("pytest", "--tb=long"))
+    assert printed[1:9] == ["> call_1()", "src/m.py:1:", "... 6 more traceback lines", "> raise KeyError(k)",
+                            "E   KeyError: 'k'", "src/m.py:9: KeyError",
+                            "The above exception was the direct cause of the following exception:", "> assert f()"]
+    assert filt.elided

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from rtk.filters.base import elision_marker
 from rtk.filters.pytest import ediff
 from rtk.filters.pytest import patterns as p
+from rtk.filters.pytest.chained import condense_chained
 from rtk.filters.pytest.longlines import cut_long_diff_lines
 from rtk.filters.pytest.restated import drop_restated_values
 
@@ -304,8 +305,12 @@ class Block:
     def render(self) -> list[str]:
         self._flush_tb()
         if self.caps.line_chars is not None:
+            first = self.out[self.first_error] if self.first_error >= 0 else ""
             self.out, long_cut = cut_long_diff_lines(self.out)
-            self.elided = self.elided or long_cut
+            self.out, chain_cut = condense_chained(self.out)
+            self.elided = self.elided or long_cut or chain_cut
+            if chain_cut:
+                self.first_error = _index_of_first_error(self.out, first, self.first_error)
         out = self.out
         cap = self.caps.e_lines
         if cap is not None and self.first_error >= 0:
