@@ -226,3 +226,14 @@ def test_an_earlier_exception_of_a_chain_keeps_its_first_and_raising_frames() ->
                             "E   KeyError: 'k'", "src/m.py:9: KeyError",
                             "The above exception was the direct cause of the following exception:", "> assert f()"]
     assert filt.elided
+
+
+def test_showlocals_keeps_the_locals_after_the_source_but_not_the_arguments_before_it() -> None:
+    lines = [f"{SEP} FAILURES {SEP}", "____ test_x ____", "", "env = <Env>", "", "    def test_x(env):",
+             ">       assert f(env) == 1", "E       assert 2 == 1", "", "env        = <Env>", "x          = 2", "",
+             "t.py:3: AssertionError", f"{SEP} 1 failed in 0.1s {SEP}"]
+    with_locals, _ = run(lines, argv=("pytest", "-l"))
+    without, _ = run(lines)
+    assert with_locals[:6] == ["FAILED t.py::test_x", "> assert f(env) == 1",
+                               "E       assert 2 == 1", "env        = <Env>", "x          = 2", "t.py:3: AssertionError"]
+    assert "x          = 2" not in without

@@ -22,6 +22,7 @@ from rtk.filters.pytest.longlines import cut_long_diff_lines
 from rtk.filters.pytest.restated import drop_restated_values
 
 NO_SRC, KEEP_SRC, SKIP_SRC, CONTINUATION = 0, 1, 2, 3
+LOCALS_CHARS = 200  # a -l local's repr longer than this keeps its two ends
 HOLD_FACTOR = 10  # E lines held per block before the diff in them is compacted, times the cap
 
 
@@ -33,6 +34,7 @@ class Caps:
     tb_tail: int = 8
     continuation: int = 0  # lines of a multi-line failing statement kept after its `>` line
     line_chars: int | None = 400  # an error line longer than this keeps its two ends (-vv reprs)
+    locals: bool = False  # -l/--showlocals: the locals after a frame's source are kept (cut to LOCALS_CHARS)
 
     def later(self) -> Caps:
         """The caps of a failure past the first few of a run: half the E lines and half the
@@ -198,9 +200,19 @@ class Block:
         elif self._indented_is_message and first.isdigit() and p.DOCTEST_SOURCE_RE.match(line):
             self._add_doctest_source(line.rstrip())
         elif " =" in line and p.LOCALS_RE.match(line) is not None:
-            self.elided = True  # --showlocals: the recall store has them
+            self._add_local(line.rstrip())
         elif not self._is_noise(line, first):
             self._add_other(line.rstrip())
+
+    def _add_local(self, line: str) -> None:
+        """`name = repr`: a test function's arguments (before its source) go, as do the locals
+        unless -l asked for them (after a frame's source line)."""
+        if not self.caps.locals or not (self.out or self._tb_head):
+            self.elided = True
+            return
+        if self.caps.line_chars is not None and len(line) > LOCALS_CHARS:
+            line = self._shortened(line, LOCALS_CHARS)
+        self._add_other(line)
 
     def _add_doctest_source(self, line: str) -> None:
         """--tb=line prints a failing doctest's docstring up to the failing example, one numbered

@@ -53,8 +53,9 @@ class PytestFilter(BaseFilter):
         super().__init__(ctx)
         keep_all = not self.ctx.recall_enabled
         self._keep_all = keep_all
-        self._caps = Caps(None, None, None, continuation=1 << 30, line_chars=None) if keep_all else Caps(
-            self.ctx.limit("pytest_e_lines", 40), self.ctx.limit("pytest_captured_lines", 20))
+        showlocals = any(word in ("-l", "--showlocals") for word in self.ctx.argv)
+        self._caps = Caps(None, None, None, continuation=1 << 30, line_chars=None, locals=showlocals) if keep_all \
+            else Caps(self.ctx.limit("pytest_e_lines", 40), self.ctx.limit("pytest_captured_lines", 20), locals=showlocals)
         self._handler: Handler = self._start
         self._header_seen = False
         self._ids = IdResolver()
