@@ -140,13 +140,13 @@ def test_a_repeat_with_the_same_output_is_one_line_and_names_the_first_by_what_d
             "----- Captured stdout call -----", "['a b']"]
     printed, _ = run(blocks(("Test02.test_parse", body), ("Test04.test_parse", body)))
     assert printed[4] == "Captured stdout call:"
-    assert printed[6] == "FAILED Test04.test_parse (same traceback and output as Test02.test_parse)"
+    assert printed[6] == "FAILED Test04.test_parse (same as Test02.test_parse)"
 
 
 def test_another_parameter_of_the_same_test_is_named_by_its_brackets() -> None:
     body = ["> assert f(x)", "E   assert False", "tests/t.py:3: AssertionError"]
     printed, _ = run(blocks(("test_f[String]", body), ("test_f[Integer]", body)))
-    assert printed[-2] == "FAILED test_f[Integer] (same traceback as [String])"
+    assert printed[-2] == "FAILED test_f[Integer] (same as [String])"
 
 
 def test_a_missing_fixture_is_shown_once_then_named_with_each_tests_place() -> None:
@@ -219,7 +219,7 @@ def test_repeats_of_a_parametrized_test_on_the_same_line_keep_only_their_values(
 def test_a_run_of_repeats_of_one_failure_says_as_above() -> None:
     body = ["> db.run(sql)", "E   AttributeError: 'str' object has no attribute 'decode'", "src/db.py:9: AttributeError"]
     printed, _ = run(blocks(("test_a", body), ("test_b", body), ("test_c", body)))
-    assert printed[4:] == ["FAILED test_b (same traceback as test_a)", "FAILED test_c (same traceback as above)",
+    assert printed[4:] == ["FAILED test_b (same as test_a)", "FAILED test_c (same as above)",
                            "pytest: 3 failed in 0.10s"]
 
 

@@ -132,7 +132,7 @@ def test_identical_tracebacks_are_printed_once() -> None:
     body = ["> x()", "E   KeyError: 'a'", "src/m.py:3: KeyError"]
     printed, _ = run([f"{SEP} ERRORS {SEP}", *block("ERROR at setup of test_a", *body),
                       *block("ERROR at setup of test_b", *body), f"{SEP} 2 errors in 0.10s {SEP}"])
-    assert printed[:5] == ["ERROR at setup of test_a", *body, "ERROR at setup of test_b (same traceback as test_a)"]
+    assert printed[:5] == ["ERROR at setup of test_a", *body, "ERROR at setup of test_b (same as test_a)"]
 
 
 def test_a_repeated_error_is_one_line_naming_the_tests_own_location() -> None:

@@ -75,7 +75,7 @@ def test_the_same_test_failing_in_another_class_is_named_by_that_class() -> None
              f"{SEP} 2 failed in 0.10s {SEP}"]
     progress = ["t.py::TestA::test_x FAILED", "t.py::TestB::test_x FAILED"]
     printed, _ = run([*progress, *lines])
-    assert "FAILED t.py::TestB::test_x (same traceback as TestA)" in printed
+    assert "FAILED t.py::TestB::test_x (same as TestA)" in printed
 
 
 def test_a_unittest_pair_restating_the_lists_differ_line_goes() -> None:

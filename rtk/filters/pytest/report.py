@@ -3,7 +3,8 @@
 Failures repeat: one broken fixture or helper fails fifty tests with the same error, a
 parametrized test fails with the same traceback for each of its parameters. The first one is
 printed whole; a later one whose whole traceback was printed before is one line,
-`FAILED id (same traceback as test_x)`, and one whose error part (from the `>` line before the first
+`FAILED id (same as test_x)` (`(same traceback as test_x)` and its own captured output when that
+differs), and one whose error part (from the `>` line before the first
 `E` line down) was printed before is one line naming where the test itself was when it happened,
 `FAILED id (same error as test_x, via tests/test_y.py:12)`; another parameter of the same test is
 named by its parameters alone (`(same traceback as [String])`). Their captured output still follows.
@@ -17,6 +18,7 @@ from rtk.filters.pytest.block import Block, own_frame
 from rtk.filters.pytest.ids import IdResolver, base_name
 
 NATIVE_PLACE_RE = re.compile(r'^File "([^"]+)", line (\d+)')
+WHOLE = "traceback and output"  # a repeat of everything the earlier failure printed
 FIXTURE_AT_RE = re.compile(r"^file (.+), line (\d+)$")  # a fixture lookup error's first line
 
 
@@ -51,8 +53,8 @@ class Reporter:
         whole = hash(tuple(body))
         if len(body) > 1 and (first := self._seen.get(whole)) is not None:
             self.elided = True
-            if captured and self._seen.get(hash((whole, block.captured_key()))) == first:
-                return [self._repeat(title, "traceback and output", first, name)]
+            if not captured or self._seen.get(hash((whole, block.captured_key()))) == first:
+                return [self._repeat(title, WHOLE, first, name)]
             return [self._repeat(title, "traceback", first, name), *captured]
         if whole not in self._seen:
             self._seen[whole] = self._seen[hash((whole, block.captured_key()))] = name
@@ -99,7 +101,8 @@ class Reporter:
         the same of the same failure, as fifty tests failing on one broken fixture do in a row."""
         ref = "above" if self._last == (what, first) else _short_ref(first, name)
         self._last = (what, first)
-        return f"{title} (same {what} as {ref}{via})"
+        same = "same" if what == WHOLE else f"same {what}"  # the whole failure again: `(same as test_x)`
+        return f"{title} ({same} as {ref}{via})"
 
     def title(self, block: Block) -> str:
         title = block.title
