@@ -103,11 +103,11 @@ def one_test_expr(pattern: re.Pattern[str], var: str, names: Names) -> str:
 
 
 def any_test_expr(patterns: AnyOf, var: str, names: Names) -> str:
-    """An expression true (a match) exactly where `patterns.search(var)` finds one. Members a
-    `str` test answers are tested so; the anchored ones share one union regex (each fails at
-    the line's start, inside one C call); an unanchored member in a union would be tried at
-    every position with every branch, so each is searched alone behind its literal, and those
-    without one share a second union."""
+    """An expression true (a match) exactly where `patterns.search(var)` finds one. The
+    anchored members share one union regex (each fails at the line's start, inside one C call:
+    cheaper than a `str` test per member); an unanchored member in a union would be tried at
+    every position with every branch, so each is searched alone behind its literal (plain text:
+    the `in` test alone), and those without one share a second union."""
     members = patterns.members
     if len(members) == 1:
         return one_test_expr(members[0], var, names)
@@ -118,9 +118,9 @@ def any_test_expr(patterns: AnyOf, var: str, names: Names) -> str:
     gated: dict[str, list[re.Pattern[str]]] = {}
     rest: list[re.Pattern[str]] = []
     for member in members:
-        simple = simple_test(member.pattern, var, names)
         literal = "" if anchored(member.pattern) else required_literal(member.pattern)
-        if simple is not None:
+        simple = None if anchored(member.pattern) else simple_test(member.pattern, var, names)
+        if simple is not None:  # plain text: its `in` test is all its gate would do
             terms.append(simple)
         elif literal:
             gated.setdefault(literal, []).append(member)
@@ -153,15 +153,22 @@ def replace_code(rule: ReplaceRule, names: Names) -> list[str]:
     text = pattern.pattern
     general = names.add(_sub(pattern, template), "general")
     conditions = []  # the prefix first: it looks at the line's first characters only
-    if anchored_prefix(text):
-        conditions.append(f"text.startswith({names.add(anchored_prefix(text), 'prefix')})")
-    if required_literal(text):
-        conditions.append(f"{names.add(required_literal(text), 'literal')} in text")
+    prefix, literal = anchored_prefix(text), required_literal(text)
+    if prefix:
+        conditions.append(f"text.startswith({names.add(prefix, 'prefix')})")
+    if literal and literal not in prefix:  # (a line starting with the prefix holds its parts)
+        conditions.append(f"{names.add(literal, 'literal')} in text")
     suffix = _plain_text(text[:-1]) if text.endswith("$") else None
+    plain = all(part.__class__ is str for part in parts)
+    head = _plain_text(text[1:]) if text.startswith("^") else None
+    if head and plain and len(head) <= LINE_CAP:
+        # `^TEXT`: at most one match, the line's first characters (conditions: it starts so)
+        body = [f"text = {names.add(''.join(parts), 'replacement')} + text[{len(head)}:]"]  # type: ignore[arg-type]
+        return [f"if text.startswith({names.add(head, 'prefix')}):"] + ["    " + line for line in body]
     if template == "" and text in _TRAILING:
         chars = names.add(_TRAILING[text], "chars")
         body = [f"text = text.rstrip({chars}) if len(text) <= CAP and text[-1:] != NEWLINE else {general}(text)"]
-    elif suffix and all(part.__class__ is str for part in parts):
+    elif suffix and plain:
         # `TEXT$`: one match at most, the line's last characters (`$` also matches before a final
         # newline, and past the window the line's end is not the regex's: `sub` for those)
         body = [f"if len(text) > CAP or text[-1:] == NEWLINE: text = {general}(text)",
@@ -169,8 +176,8 @@ def replace_code(rule: ReplaceRule, names: Names) -> list[str]:
                 f"    text = text[:{-len(suffix)}] + {names.add(''.join(parts), 'replacement')}"]  # type: ignore[arg-type]
     elif anchored(text):
         body = [f"found = {names.add(pattern.match, 'match')}(text if len(text) <= CAP else text[:CAP])",
-                "if found is not None:",
-                f"    text = {_expansion(parts, names)} + text[found.end():] if found.end() else {general}(text)"]
+                "if found is not None:", "    end = found.end()",
+                f"    text = {_expansion(parts, pattern.groups, names)} + text[end:] if end else {general}(text)"]
     else:
         body = [f"text = {general}(text)"]
     if not conditions:
@@ -199,7 +206,7 @@ def _plain_text(body: str) -> str | None:
     return "".join(out)
 
 
-def _expansion(parts: ReplacementParts, names: Names) -> str:
+def _expansion(parts: ReplacementParts, groups: int, names: Names) -> str:
     """The expression for the replacement of `found`: `%`-formatting of the groups it names."""
     numbers = [part for part in parts if part.__class__ is int]
     if not numbers:
@@ -210,6 +217,8 @@ def _expansion(parts: ReplacementParts, names: Names) -> str:
                                for part in parts), "layout")
     if len(numbers) == 1:
         return f'{layout} % (found.group({numbers[0]}) or "",)'
+    if numbers == list(range(1, groups + 1)):  # every group, in order
+        return f'{layout} % found.groups("")'
     return f'{layout} % {names.add(itemgetter(*[n - 1 for n in numbers]), "pick")}(found.groups(""))'  # type: ignore[operator]
 
 

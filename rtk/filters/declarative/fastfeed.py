@@ -30,20 +30,22 @@ _RETURN = ("return ()", "return (new(Line, ({}, stream)),)")
 
 
 def line_feed(pipeline: RulePipeline, pass_stderr: bool) -> LineFeed:
-    """`feed(line, stream)` for `pipeline`: stderr lines as they are when `pass_stderr`."""
+    """`feed(line, stream)` for `pipeline`: stderr lines as they are when `pass_stderr`. The
+    stages' state is read and written in place (no loads and stores around each call)."""
     names = _names(pipeline)
     head = ["def feed(line, stream):"]
     if pass_stderr:
         head.append("    if stream is STDERR: return (new(Line, (line, stream)),)")
     if _returns_once(pipeline):  # the print is the line's last act: leave by `return`
-        stages = StageCode(pipeline, names, _RETURN[1])
+        stages = StageCode(pipeline, names, _RETURN[1], direct=True)
         code = ["text = line"] + _body(pipeline, names, stages, _RETURN[0]) + [_RETURN[0]]
-        return _build(names, "\n".join(head + _indent(_guarded(stages, code), 1)), "feed")  # type: ignore[return-value]
-    stages = StageCode(pipeline, names, _LOOP[1])
-    loop = ["for text in (line,):"] + _indent(_body(pipeline, names, stages, _LOOP[0]), 1)
-    code = ["kept_texts = []", "append = kept_texts.append"] + _guarded(stages, loop)
-    code += ["if not kept_texts: return ()", "return [new(Line, (kept, stream)) for kept in kept_texts]"]
-    return _build(names, "\n".join(head + _indent(code, 1)), "feed")  # type: ignore[return-value]
+        return _build(names, "\n".join(head + _indent(stages.attributes(code), 1)), "feed")  # type: ignore[return-value]
+    stages = StageCode(pipeline, names, _LOOP[1], direct=True)
+    code = ["kept_texts = []", "append = kept_texts.append", "for text in (line,):"]
+    code += _indent(_body(pipeline, names, stages, _LOOP[0]), 1)
+    code += ["if not kept_texts: return ()", "if len(kept_texts) == 1: return (new(Line, (kept_texts[0], stream)),)",
+             "return [new(Line, (kept, stream)) for kept in kept_texts]"]
+    return _build(names, "\n".join(head + _indent(stages.attributes(code), 1)), "feed")  # type: ignore[return-value]
 
 
 def block_feed(pipeline: RulePipeline) -> BlockFeed:
@@ -56,8 +58,10 @@ def block_feed(pipeline: RulePipeline) -> BlockFeed:
 
 
 def _returns_once(pipeline: RulePipeline) -> bool:
-    """Nothing runs after a line's one print: no sections, no stage but the window."""
-    return not pipeline.rules.sections and pipeline.stages in ((), (pipeline.window,))
+    """Nothing runs after a line's one print: no stage but the window, no section that can
+    close with a marker (only a line cap hides lines)."""
+    capped = any(section.max_lines is not None for section in pipeline.rules.sections)
+    return not capped and pipeline.stages in ((), (pipeline.window,))
 
 
 def _guarded(stages: StageCode, code: list[str]) -> list[str]:
@@ -149,6 +153,8 @@ def _opening(pipeline: RulePipeline, current: Section | None, names: Names, stag
 def _close(stages: StageCode) -> list[str]:
     """`RulePipeline._close`: the count of lines a section's cap hid, as a marker line. Rare,
     so the marker takes the plain stage chain (the state handed over and back around it)."""
+    if not any(section.max_lines is not None for section in stages.pipeline.rules.sections):
+        return ["section = None"]  # no cap: nothing is ever hidden
     marker = f"for kept in pipeline.stage_chain(lines_marker(section_hidden)): {stages.out.format('kept')}"
     return ["section = None", "if section_hidden:", "    pipeline.truncated = True",
             *_indent(stages.stores + [marker] + stages.loads, 1)]

@@ -11,6 +11,7 @@ objects at the start, `stores` writes it back at the end (in a `finally`), so th
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .fast import Names, finder, one_test_expr
@@ -21,23 +22,33 @@ Emit = Callable[[str], list[str]]  # an expression holding a printed text -> the
 
 
 class StageCode:
-    """The code of one pipeline's stage chain, and the state it keeps in locals."""
+    """The code of one pipeline's stage chain, and the state it keeps in locals; `direct`
+    (the one-line feed, where a load and a store per call would cost more than they save):
+    the state's names stand for the attributes themselves (`attributes` rewrites the code)."""
 
-    def __init__(self, pipeline: RulePipeline, names: Names, out: str) -> None:
-        self.pipeline, self.names, self.out = pipeline, names, out
+    def __init__(self, pipeline: RulePipeline, names: Names, out: str, *, direct: bool = False) -> None:
+        self.pipeline, self.names, self.out, self.direct = pipeline, names, out, direct
         self.loads: list[str] = []
         self.stores: list[str] = []
-        self._held: set[str] = set()
+        self._held: dict[str, str] = {}
         self._fresh = 0
 
     def state(self, local: str, holder: object, attribute: str) -> None:
         """`local` holds `holder.attribute` while the generated function runs."""
         if local in self._held:
             return
-        self._held.add(local)
         owner = self.names.add(holder, "owner")
-        self.loads.append(f"{local} = {owner}.{attribute}")
-        self.stores.append(f"{owner}.{attribute} = {local}")
+        self._held[local] = f"{owner}.{attribute}"
+        if not self.direct:
+            self.loads.append(f"{local} = {owner}.{attribute}")
+            self.stores.append(f"{owner}.{attribute} = {local}")
+
+    def attributes(self, code: list[str]) -> list[str]:
+        """`code` with each state name as its attribute, when `direct` (else as it is)."""
+        if not self.direct or not self._held:
+            return code
+        names = re.compile(r"(?<![.\w])(" + "|".join(sorted(self._held, key=len, reverse=True)) + r")\b")
+        return [names.sub(lambda found: self._held[found.group(1)], line) for line in code]
 
     def var(self, hint: str) -> str:
         self._fresh += 1
@@ -88,7 +99,7 @@ class StageCode:
         self.state("heading_current", headings, "current")
         self.state("heading_under", headings, "under")
         names, text = self.names, self.var("under")
-        test = one_test_expr(headings.pattern, f"{text}[:4096]", names)
+        test = one_test_expr(headings.pattern, _probe(text), names)
         return [f"{text} = {expr}", f"if {test}:", f"    heading_current = {text}", "    heading_under = 0",
                 *_indent(down(text)), "elif heading_current is None:", *_indent(down(text)), "else:",
                 "    heading_under += 1", f"    if heading_under > {names.add(headings.every, 'every')}:",
@@ -102,7 +113,7 @@ class StageCode:
         self.state("carry_used", carry, "used")
         names, text, probe = self.names, self.var("carried"), self.var("carry_probe")
         flush = ["if carry_heading is not None and not carry_used:", *_indent(down("carry_heading"))]
-        return [f"{text} = {expr}", f"{probe} = {text}[:4096]",
+        return [f"{text} = {expr}", f"{probe} = {_probe(text)}",
                 f"if {one_test_expr(carry.spec.pattern, probe, names)}:", *_indent(flush),
                 f"    carry_heading, carry_used = {text}, False",
                 f"elif carry_heading is not None and {one_test_expr(carry.spec.to, probe, names)}:",
@@ -119,7 +130,7 @@ class StageCode:
         ungrouped = [f"if not {buckets} or len({after}) >= {names.add(group.HOLD_CAP, 'hold_cap')}:",
                      *_indent(down(text)), "else:", f"    {after}.append({text})"]
         return [f"{text} = {expr}",
-                f"{found} = {names.add(finder(group.spec.pattern), 'search')}({text} if len({text}) <= 4096 else {text}[:4096])",
+                f"{found} = {names.add(finder(group.spec.pattern), 'search')}({_probe(text)})",
                 f"if {found} is None:", *_indent(ungrouped), "else:", f"    {key.format(found)}",
                 f"    bucket = {buckets}.get(key)",
                 f"    if group_held >= {names.add(group.BUDGET, 'budget')} or bucket is None and "
@@ -129,6 +140,11 @@ class StageCode:
                 "        bucket.count += 1", f"        group_held += len({text}) + 16",
                 f"        if len(bucket.head) < {names.add(group.head_items, 'head')}:",
                 '            bucket.head.append(item or "")', "        else:", '            bucket.tail.append(item or "")']
+
+
+def _probe(var: str) -> str:
+    """What the stages' regexes look at: the first 4,096 characters (a copy only past them)."""
+    return f"({var} if len({var}) <= 4096 else {var}[:4096])"
 
 
 def _indent(code: list[str], depth: int = 1) -> list[str]:
