@@ -156,9 +156,9 @@ def replace_code(rule: ReplaceRule, names: Names) -> list[str]:
     prefix, literal = anchored_prefix(text), required_literal(text)
     if prefix:
         conditions.append(f"text.startswith({names.add(prefix, 'prefix')})")
-    if literal and literal not in prefix:  # (a line starting with the prefix holds its parts)
-        conditions.append(f"{names.add(literal, 'literal')} in text")
     suffix = _plain_text(text[:-1]) if text.endswith("$") else None
+    if literal and literal not in prefix and not (suffix and literal in suffix):
+        conditions.append(f"{names.add(literal, 'literal')} in text")  # (not one `startswith` or `endswith` tests)
     plain = all(part.__class__ is str for part in parts)
     head = _plain_text(text[1:]) if text.startswith("^") else None
     if head and plain and len(head) <= LINE_CAP:

@@ -49,10 +49,11 @@ def line_feed(pipeline: RulePipeline, pass_stderr: bool) -> LineFeed:
 
 
 def block_feed(pipeline: RulePipeline) -> BlockFeed:
-    """`block(lines) -> texts`: `feed` over a list of lines (one stream's), the kept texts."""
+    """`block(lines) -> texts`: `feed` over a list of lines (one stream's), the kept texts.
+    The lines hold no escape code (`feed_block` strips them first, or takes the line path)."""
     names = _names(pipeline)
     stages = StageCode(pipeline, names, _LOOP[1])
-    loop = ["for text in lines:"] + _indent(_body(pipeline, names, stages, _LOOP[0]), 1)
+    loop = ["for text in lines:"] + _indent(_body(pipeline, names, stages, _LOOP[0], plain=True), 1)
     code = ["kept_texts = []", "append = kept_texts.append"] + _guarded(stages, loop) + ["return kept_texts"]
     return _build(names, "\n".join(["def block(lines):"] + _indent(code, 1)), "block")  # type: ignore[return-value]
 
@@ -85,10 +86,11 @@ def _indent(code: list[str], depth: int) -> list[str]:
     return ["    " * depth + line for line in code]
 
 
-def _body(pipeline: RulePipeline, names: Names, stages: StageCode, drop: str) -> list[str]:
-    """One line's work on `text`, from strip_ansi to the kept line's stages."""
+def _body(pipeline: RulePipeline, names: Names, stages: StageCode, drop: str, *, plain: bool = False) -> list[str]:
+    """One line's work on `text`, from strip_ansi (unless the lines are `plain`: without
+    escape codes) to the kept line's stages."""
     rules = pipeline.rules
-    code = ['if "\\x1b" in text: text = strip_ansi(text)'] if rules.strip_ansi else []
+    code = ['if "\\x1b" in text: text = strip_ansi(text)'] if rules.strip_ansi and not plain else []
     code += [line for rule in rules.replace for line in replace_code(rule, names)]
     code.append("probe = text if len(text) <= CAP else text[:CAP]")
     if any(counter.sum_group is not None for counter in rules.counters.values()):
