@@ -201,3 +201,14 @@ def test_diff_stat_is_compacted_until_a_patch_starts() -> None:
                                         "diff --git a/a.py b/a.py", "@@ -1,2 +1,2 @@", " keep  | 1 +", "-x", "+y"])
     assert out == ["a.py | 2 +-", " 1 file changed, 1 insertion(+), 1 deletion(-)", "", "diff --git a/a.py b/a.py",
                    "@@ -1,2 +1,2 @@", " keep  | 1 +", "-x", "+y"]
+
+
+def test_the_budget_counts_a_long_line_as_the_short_lines_it_costs() -> None:
+    def printed(width: int) -> int:
+        lines = ["diff --git a/a.md b/a.md", "--- a/a.md", "+++ b/a.md", "@@ -1,200 +1,200 @@"]
+        lines += [f"{'-+'[i % 2]}{str(i).ljust(width, 'x')}" for i in range(400)]  # alternating: no runs to fold
+        _, out = run("git diff", lines, limits={"git_diff_budget_base": 20, "git_diff_budget_scale": 1})
+        return sum(text[:1] in "+-" for text in out)
+
+    short, long = printed(40), printed(250)  # 250 characters: 3 units of the budget
+    assert 20 + 400 ** 0.5 - 1 <= short <= 20 + 400 ** 0.5 and long <= short / 3 + 2

@@ -4,8 +4,8 @@
   RUN_TAIL prints its first RUN_HEAD and last RUN_TAIL lines around one marker
   (`... 1,494 more removed lines`): a new file, a deleted block, a generated table.
 - Budget: over the whole output, the changed lines printed stay within
-  `base + scale * sqrt(changed lines seen so far)`, so a small diff prints whole and a huge one
-  grows its output slowly; past the budget only hunk headers and per-file counts print, and
+  `base + scale * sqrt(changed lines seen so far)` (a line of 250 characters counts as 3), so a
+  small diff prints whole and a huge one grows its output slowly; past the budget only hunk headers and per-file counts print, and
   lines again once RESUME of them have accrued.
 - Context: one line before and after each run of changes while the patch is small; none once the
   patch is past the budget's base (large diffs), where the hunk headers say where lines are.
@@ -20,6 +20,7 @@ RUN_HEAD, RUN_TAIL, RUN_MIN_FOLD = 4, 2, 6
 RESUME = 6
 LONG_LINE, CLIP_TO = 1200, 240  # a printed line longer than LONG_LINE keeps its first CLIP_TO characters
 UNLIMITED = 1 << 60
+LINE_UNIT = 100  # the budget counts a printed line per started LINE_UNIT characters: its tokens, roughly
 
 
 def _sqrt(value: float) -> float:
@@ -43,12 +44,12 @@ class Budget:
     def large(self) -> bool:
         return self.seen > self.base
 
-    def take(self) -> bool:
+    def take(self, cost: int = 1) -> bool:
         """Once spent, the budget prints again only when RESUME lines have accrued: a few lines
         together, not one line here and there each time the square root passes an integer."""
         room = self.base + self.scale * _sqrt(self.seen) - self.kept
         if room > 0 and (not self.spent or room >= RESUME):
-            self.kept += 1
+            self.kept += cost
             self.spent = False
             return True
         self.spent = True
@@ -100,7 +101,8 @@ class Hunk:
         self._last_kept = False
 
     def _emit(self, text: str) -> list[str]:
-        if not self.budget.take():
+        printed = CLIP_TO if len(text) > LONG_LINE else len(text)  # what _clip leaves of it
+        if not self.budget.take(1 + printed // LINE_UNIT):
             self.hidden += 1
             self._last_kept = False
             return []
