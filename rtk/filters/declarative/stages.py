@@ -188,7 +188,10 @@ class Grouper:
     """
 
     HOLD_CAP = 2000
-    BUDGET = 32 << 20  # characters held over all groups; past it lines pass through ungrouped
+    # characters taken in over all groups (each line + 16); past it lines pass through
+    # ungrouped. 8M keeps the held items near 30 MB of strings and the grouped output that
+    # `finish` builds from them within the 100 MB a filter may use (32M went past it)
+    BUDGET = 8 << 20
 
     def __init__(self, group: Group) -> None:
         self.spec = group
@@ -231,7 +234,9 @@ class Grouper:
     def finish(self) -> list[str]:
         out: list[str] = []
         every = self.spec.repeat_key_every
-        for key, bucket in self.buckets.items():
+        buckets = self.buckets
+        for key in list(buckets):  # each bucket let go once printed: the items or the lines, not both
+            bucket = buckets.pop(key)
             out.append(f"{key} ({bucket.count})" if bucket.count > 1 else key)
             items = [f"  {item}" for item in bucket.head]
             hidden = bucket.count - len(bucket.head) - len(bucket.tail)
