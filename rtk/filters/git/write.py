@@ -11,43 +11,27 @@ status: it goes through the status filter. Unrecognised lines pass through.
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Sequence
-
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 from rtk.filters.git.caps import MAX_FILES, SHOW_FILES, CappedList
 from rtk.filters.git.common import NOTHING, is_error, out
 from rtk.filters.git.status import FIRST_WORDS, StatusFilter, branch_part
+from rtk.filters.git.write_lines import (
+    change_groups,
+    is_commit_head,
+    is_progress,
+    ref_groups,
+    simple_groups,
+    stat_groups,
+    summary_counts,
+)
 
-PROGRESS_RE = re.compile(
-    r"(?:remote: )?(?:Enumerating objects|Counting objects|Compressing objects|Writing objects|"
-    r"Receiving objects|Resolving deltas|Unpacking objects|Total \d+ \(delta|Delta compression|"
-    r"Updating files|Checking out files|Rebasing \(\d+/\d+\))|remote:\s*$")
-COMMIT_RE = re.compile(r"\[(.+?) (?:\(root-commit\) )?([0-9a-f]{7,})\] (.*)$")
-SUMMARY_RE = re.compile(r" (\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?$")
-CHANGE_RE = re.compile(r" (create|delete) mode \d+ (.+)$| (rename|copy) (.+) \(\d+%\)$| mode change (.+)$")
-STAT_RE = re.compile(r" (\S.*?)\s+\|\s+(\d+ ?[+-]*|Bin .*)$")
-REF_RE = re.compile(r" ([ +*=-]) (\[[^\]]+\]|\S+)\s+(\S+)\s+->\s+(\S+)(?:\s+\((.+)\))?$")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+
 ADVICE_START = "You are in 'detached HEAD' state."
 ADVICE_END = "Turn off this advice by setting config variable advice.detachedHead to false"
 FAILED_COMMIT = ("nothing to commit", "no changes added to commit", "nothing added to commit")
-SIMPLE: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(a), b) for a, b in (
-    (r"Updating ([0-9a-f]+\.\.[0-9a-f]+)", ""),
-    (r"Already up.to.date\.?", "ok {sub}: already up to date"),
-    (r"Merge made by the '(.+)' strategy\.", "ok {sub}: merge commit ({0} strategy)"),
-    (r"Everything up-to-date", "ok {sub}: everything up-to-date"),
-    (r"Switched to branch '(.+)'", "ok switched to {0}"),
-    (r"Switched to a new branch '(.+)'", "ok switched to new branch {0}"),
-    (r"Switched to and reset branch '(.+)'", "ok switched to reset branch {0}"),
-    (r"Already on '(.+)'", "ok already on {0}"),
-    (r"Note: (?:switching to|checking out) '(.+)'\.", ""),
-    (r"HEAD is now at (.+)", "ok HEAD is now at {0}"),
-    (r"Saved working directory and index state (.+)", "ok stash saved: {0}"),
-    (r"Dropped (\S+) \([0-9a-f]+\)", "ok dropped {0}"),
-    (r"Successfully rebased and updated (.+)\.", "ok rebased {0}"),
-    (r"Current branch (.+) is up to date\.", "ok {sub}: {0} is up to date"),
-    (r"(?:From|To) (.+)", ""),
-))
 
 
 def remote_of(sub: str, args: Sequence[str]) -> str | None:
@@ -87,21 +71,21 @@ class WriteFilter(BaseFilter):
         if failed or (self.sub == "commit" and text.startswith(FIRST_WORDS)):
             self.raw = True
             return [*self._flush(), *self._stopped_at(stream), Line(line, stream)]
-        if text.startswith("Rebasing (") and PROGRESS_RE.match(text):
+        if text.startswith("Rebasing (") and is_progress(text):
             self.rebase_step = text  # said only if the rebase stops: where it stopped
             return []
         if text.startswith(("Stopped at ", "Could not apply ")):
             return [*self._stopped_at(stream), Line(line, stream)]
         if self.status is not None and not text.startswith("Dropped "):
             return self.status.feed(line, stream)
-        held = self._commit_line() if self.commit and not SUMMARY_RE.match(text) else []
+        held = self._commit_line() if self.commit and summary_counts(text) is None else []
         return [*held, *self._line(text, line, stream)]
 
     def _line(self, text: str, line: str, stream: Stream) -> list[Line]:
         if self.advice or text.startswith(ADVICE_START):
             self.advice = text != ADVICE_END
             return []
-        if not text or PROGRESS_RE.match(text):
+        if not text or is_progress(text):
             return []
         if self.sub == "stash" and text.startswith(FIRST_WORDS):
             self.status = StatusFilter(self.ctx)
@@ -115,7 +99,7 @@ class WriteFilter(BaseFilter):
         return (self._commit, self._summary, self._simple, self._ref, self._file, self._tracking)
 
     def _commit(self, text: str) -> list[str] | None:
-        if COMMIT_RE.match(text) is None:
+        if not is_commit_head(text):
             return None
         self.commit = (text.strip(), "")
         return []
@@ -128,43 +112,42 @@ class WriteFilter(BaseFilter):
         return out(f"ok {verb} {line}{stats}")
 
     def _summary(self, text: str) -> list[str] | None:
-        if (m := SUMMARY_RE.match(text)) is None:
+        if (m := summary_counts(text)) is None:
             return None
-        files = f"{m[1]} {'file' if m[1] == '1' else 'files'}"
-        counts = " ".join(c for c in (m[2] and f"+{m[2]}", m[3] and f"-{m[3]}") if c)
+        files = f"{m[0]} {'file' if m[0] == '1' else 'files'}"
+        counts = " ".join(c for c in (m[1] and f"+{m[1]}", m[2] and f"-{m[2]}") if c)
         if self.commit is not None:
             return [t for t, _ in self._commit_line(f" ({files}, {counts})" if counts else f" ({files})")]
         return [f"{files} changed, {counts}" if counts else f"{files} changed"]
 
     def _simple(self, text: str) -> list[str] | None:
-        for regex, template in SIMPLE:
-            if (m := regex.fullmatch(text)) is None:
-                continue
+        if (found := simple_groups(text)) is not None:
+            template, groups = found
             if text.startswith("Updating "):
-                self.range = m[1]
+                self.range = groups[0]
             elif text.startswith(("From ", "To ")):
-                self.url = m[1]
+                self.url = groups[0]
                 return [] if self.remote else None
-            return [template.format(*m.groups(), sub=self.sub)] if template else []
+            return [template.format(*groups, sub=self.sub)] if template else []
         if text == "Fast-forward":
             return [f"ok {self.sub}: fast-forward {self.range}".rstrip()]
         return None
 
     def _ref(self, text: str) -> list[str] | None:
-        if (m := REF_RE.match(text)) is None:
+        if (groups := ref_groups(text)) is None:
             return None
-        _flag, what, src, dst, note = m.groups()
+        _flag, what, src, dst, note = groups
         if self.sub == "push" and self.remote:
             dst = f"{self.remote}/{dst}"
         detail = ", ".join(p for p in (what.strip("[]"), note) if p)
         return [f"ok {self.sub} {src} -> {dst} ({detail})"]
 
     def _file(self, text: str) -> list[str] | None:
-        if (m := CHANGE_RE.match(text)) is not None:
-            kept = text.strip() if m[1] is None else f"{m[1]} {m[2]}"
-            path = m[2] or m[4] or (m[5] or "").split(" ")[-1]
-        elif (m := STAT_RE.match(text)) is not None:
-            kept, path = f"{m[1]} | {m[2]}", m[1]
+        if (m := change_groups(text)) is not None:
+            kept = text.strip() if m[0] is None else f"{m[0]} {m[1]}"
+            path = m[1] or m[3] or (m[4] or "").split(" ")[-1]
+        elif (stat := stat_groups(text)) is not None:
+            kept, path = f"{stat[0]} | {stat[1]}", stat[0]
         else:
             return None
         return self.files.add(kept, path)
