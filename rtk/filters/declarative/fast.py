@@ -97,6 +97,9 @@ def one_test_expr(pattern: re.Pattern[str], var: str, names: Names) -> str:
     if simple is not None:
         return simple
     literal, search = gate(pattern.pattern), names.add(finder(pattern), "search")
+    prefix = anchored_prefix(pattern.pattern)
+    if prefix:  # `startswith` fails faster than the regex's call
+        return f"({var}.startswith({names.add(prefix, 'prefix')}) and {search}({var}))"
     if not literal:
         return f"{search}({var})"
     return f"({names.add(literal, 'literal')} in {var} and {search}({var}))"
@@ -127,13 +130,21 @@ def any_test_expr(patterns: AnyOf, var: str, names: Names) -> str:
         else:
             (cheap if anchored(member.pattern) else rest).append(member)
     if len(cheap) == len(members):
-        return f"{names.add(_union_finder(patterns), 'search')}({var})"  # the union already compiled
-    terms += [f"{names.add(_union_finder(AnyOf(cheap)), 'search')}({var})"] if cheap else []
+        return _prefixed(cheap, f"{names.add(_union_finder(patterns), 'search')}({var})", var, names)  # compiled
+    terms += [_prefixed(cheap, f"{names.add(_union_finder(AnyOf(cheap)), 'search')}({var})", var, names)] if cheap else []
     terms += [f"({names.add(literal, 'literal')} in {var} and {names.add(AnyOf(group).search, 'search')}({var}))"
               for literal, group in gated.items()]
     if rest:
         terms.append(f"{names.add(AnyOf(rest).search, 'search')}({var})")
     return "(" + " or ".join(terms) + ")"
+
+
+def _prefixed(members: list[re.Pattern[str]], test: str, var: str, names: Names) -> str:
+    """`test` (anchored members' union) behind one `startswith` of their prefixes, when each has one."""
+    prefixes = tuple(anchored_prefix(member.pattern) for member in members)
+    if not all(prefixes):
+        return test
+    return f"({var}.startswith({names.add(prefixes, 'prefixes')}) and {test})"
 
 
 # -- replace ---------------------------------------------------------------------------------
