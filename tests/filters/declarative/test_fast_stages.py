@@ -20,7 +20,8 @@ from tests.filters.declarative.helpers import HEAD, load
 from tests.filters.declarative.test_fast_path import outputs, printed_bytes
 
 WORDS = ["a.sh:L1:", "a.sh:L2:", "b:L3:", "  SC1 (x): m", "a.sh:L1: e", "b:L9: f", "", " ", "In x", "end",
-         "## h", "#x", "done", "n 1", "n 2", "n 3", "c:d", "c: d", "START", "STOP", "other", "--", "x" * 30]
+         "## h", "#x", "done", "n 1", "n 2", "n 3", "c:d", "c: d", "START", "STOP", "other", "--", "x" * 30,
+         "esc \x1b[1m"]  # an escape code: its block takes the line path, on the same state
 RUNS = [["START", "n 1", "x y", "n 2", "c:d", "STOP"], ["## h", "a", "b: 1", "c", "d", "e"],
         ["a.sh:L1:", "  SC1 (x): m", "  SC2 (y): n", ""], ["In x", "code", "", "done"], ["b:L3:", "b:L3:", "end"]]
 LINE = st.one_of(st.sampled_from(WORDS), st.text(alphabet="ab:L1 #S()-", max_size=10))
