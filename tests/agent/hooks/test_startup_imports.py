@@ -3,6 +3,7 @@ that costs start-up time: `re` (with `enum`, `functools`), `json`, `typing`, `pa
 `dataclasses`, `inspect`. Each is 3-8 ms before every agent command (issues 8 and 9)."""
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -14,26 +15,26 @@ import pytest
 SLOW = frozenset({"re", "enum", "json", "typing", "pathlib", "dataclasses", "inspect", "urllib.parse",
                   "importlib.util", "contextlib"})
 PROBE = """
-import json as _j, sys
+import sys
 before = set(sys.modules)
 from rtk.__main__ import main
 code = main({args!r})
-print(_j.dumps([code, sorted(set(sys.modules) - before)]), file=sys.stderr)
+print(repr([code, sorted(set(sys.modules) - before)]), file=sys.stderr)  # json would load re first
 """
 PAYLOAD = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": "/",
                       "tool_input": {"command": "git status && cargo test", "timeout": 120000}})
 
 
 def _loaded(args: list[str], stdin: str, tmp_path: Path, **env: str) -> tuple[int, set[str]]:
-    baseline = subprocess.run([sys.executable, "-c", "import sys, json; print(json.dumps(sorted(sys.modules)))"],
+    baseline = subprocess.run([sys.executable, "-c", "import sys; print(repr(sorted(sys.modules)))"],
                               capture_output=True, text=True, check=True)
     environ = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "c"),
                "XDG_DATA_HOME": str(tmp_path / "d"), **env}
     environ.pop("RTK_HOOK_AUDIT", None)
     proc = subprocess.run([sys.executable, "-c", PROBE.format(args=args)], input=stdin, capture_output=True,
                           text=True, env=environ, check=False)
-    code, loaded = json.loads(proc.stderr.splitlines()[-1])
-    return code, set(loaded) - set(json.loads(baseline.stdout)) - {"json"}  # the probe's own json
+    code, loaded = ast.literal_eval(proc.stderr.splitlines()[-1])
+    return code, set(loaded) - set(ast.literal_eval(baseline.stdout))
 
 
 @pytest.mark.parametrize("args, stdin, code", [
