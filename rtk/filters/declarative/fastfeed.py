@@ -98,29 +98,31 @@ def _body(pipeline: RulePipeline, names: Names, stages: StageCode, drop: str, *,
         return code + [f"for kept in general(text): {stages.out.format('kept')}", drop]
     for name, counter in rules.counters.items():
         code.append(f"if {one_test_expr(counter.pattern, 'probe', names)}: counts[{names.add(name, 'name')}] += 1")
+    chain = stages.chain("text")  # first: it names the stages' state, which _close hands over
     if not rules.sections:
-        return code + _kept(rules.strip, rules.keep_only, names, stages, drop)
-    return code + _sections(pipeline, names, stages, drop)
+        return code + _kept(rules.strip, rules.keep_only, names, drop) + chain
+    return code + _sections(pipeline, names, stages, drop) + chain
 
 
-def _kept(strip: AnyOf | None, keep_only: AnyOf | None, names: Names, stages: StageCode, drop: str) -> list[str]:
-    """The strip / keep rules, then the stage chain of a line they keep."""
+def _kept(strip: AnyOf | None, keep_only: AnyOf | None, names: Names, drop: str) -> list[str]:
+    """The strip / keep rules: a line they keep goes on to the stage chain."""
     code = []
     if strip is not None:
         code.append(f"if {any_test_expr(strip, 'probe', names)}: {drop}")
     if keep_only is not None:
         code.append(f"if not {any_test_expr(keep_only, 'probe', names)}: {drop}")
-    return code + stages.chain("text")
+    return code
 
 
 def _sections(pipeline: RulePipeline, names: Names, stages: StageCode, drop: str) -> list[str]:
     """`RulePipeline.feed_prepared`'s sections: dispatch on the open one (None included); a
-    line that ends it is then a line outside, one that opens another is that one's line."""
+    line that ends it is then a line outside, one that opens another is that one's line. Each
+    branch drops the line or falls through to the one stage chain written after it."""
     sections = pipeline.rules.sections
     for local, attribute in (("section", "section"), ("section_kept", "section_kept"),
                              ("section_hidden", "section_hidden")):
         stages.state(local, pipeline, attribute)
-    outside = _kept(pipeline.rules.strip, pipeline.rules.keep_only, names, stages, drop)
+    outside = _kept(pipeline.rules.strip, pipeline.rules.keep_only, names, drop) or ["pass"]
     code = ["if section is None:"] + _indent(_opening(pipeline, None, names, stages, drop, outside), 1)
     for section in sections:
         code.append(f"elif section is {names.add(section, 'section')}:")
@@ -163,7 +165,7 @@ def _close(stages: StageCode) -> list[str]:
 
 
 def _inside(section: Section, names: Names, stages: StageCode, drop: str) -> list[str]:
-    """`RulePipeline._in_section`: the section's rules and cap, then the stage chain."""
+    """`RulePipeline._in_section`: the section's rules and cap (a kept line goes on)."""
     if not section.keep:
         return [drop]
     code = []
@@ -173,4 +175,4 @@ def _inside(section: Section, names: Names, stages: StageCode, drop: str) -> lis
         code.append(f"if not {any_test_expr(section.keep_only, 'probe', names)}: {drop}")
     if section.max_lines is not None:
         code += [f"if section_kept >= {names.add(section.max_lines, 'most')}:", "    section_hidden += 1", f"    {drop}"]
-    return code + ["section_kept += 1"] + stages.chain("text")
+    return code + ["section_kept += 1"]
