@@ -16,7 +16,8 @@ import os
 import sys
 import time
 
-from rtk.agent import hook_json, program
+from rtk import quickjson
+from rtk.agent import program
 from rtk.agent.hosts import HOSTS, SKIP
 
 TYPE_CHECKING = False  # no `typing` (nor `json`, `re`) at start-up: this runs before every command
@@ -89,7 +90,7 @@ def parse_payload(raw: bytes) -> tuple[Any, str | None]:
     if not raw:
         return None, None
     try:
-        return hook_json.loads(raw.decode("utf-8")), None
+        return quickjson.loads(raw.decode("utf-8")), None
     except UnicodeDecodeError:
         return None, "input is not UTF-8"
     except ValueError as exc:
@@ -196,11 +197,11 @@ def render(answer: Answer) -> str:
     """The exact stdout for an answer: one compact JSON document and a newline, or nothing."""
     if answer is None:
         return ""
-    text = hook_json.dumps(answer, ensure_ascii=False)
+    text = quickjson.dumps(answer, ensure_ascii=False)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate from a `\ud800` escape: keep it escaped
-        text = hook_json.dumps(answer)
+        text = quickjson.dumps(answer)
     return text + "\n"
 
 

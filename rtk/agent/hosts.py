@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import os
 
-from rtk.agent import hook_json, permissions
+from rtk import quickjson
+from rtk.agent import permissions
 
 TYPE_CHECKING = False  # no `typing` at start-up: this runs before every agent command
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ def _copilot_cli_call(payload: JsonObject) -> Call | None:
     args = payload.get("toolArgs")
     if isinstance(args, str):
         try:
-            args = hook_json.loads(args)
+            args = quickjson.loads(args)
         except (ValueError, RecursionError):
             return None
     command = shell_command(args)
@@ -228,6 +229,6 @@ HOSTS: dict[str, Host] = {
         "tool_input": {"command": command}}, gemini_permission),
     "codex": Host("codex", None, extract_codex, _pre_tool_use("Bash"), codex_permission),
     "copilot": Host("copilot", None, extract_copilot, lambda command, cwd: {
-        "toolName": "bash", "toolArgs": hook_json.dumps({"command": command}, ensure_ascii=True), "cwd": cwd},
+        "toolName": "bash", "toolArgs": quickjson.dumps({"command": command}, ensure_ascii=True), "cwd": cwd},
         copilot_permission),
 }

@@ -107,13 +107,13 @@ def gemini_regex(regex: str, fold: bool = False) -> Pattern:
     case-insensitive, for deny rules tried on case-folded forms."""
     import re  # only when a Gemini policy file has a commandRegex rule
 
-    from rtk.agent import hook_json
+    from rtk import quickjson
 
     try:
         compiled = re.compile(regex, re.IGNORECASE if fold else 0)
     except re.error:
         return everything()
-    return Pattern("regex", "", lambda form: compiled.match(hook_json.dumps(form)[1:-1]) is not None)
+    return Pattern("regex", "", lambda form: compiled.match(quickjson.dumps(form)[1:-1]) is not None)
 
 
 def _glob_tokens(text: str) -> list[str]:

@@ -159,10 +159,10 @@ def _claude(cwd: str, home: str) -> Rules:
 def _claude_settings_value(value: str, cwd: str) -> Rules:
     if not value.lstrip().startswith("{"):
         return _from_json([os.path.join(cwd, os.path.expanduser(value))], _claude_sections)
-    from rtk.agent import hook_json
+    from rtk import quickjson
 
     try:
-        data = hook_json.loads(value)
+        data = quickjson.loads(value)
         return Rules(**_claude_sections(data, "--settings")) if isinstance(data, dict) else Rules()
     except (ValueError, RecursionError, TypeError) as exc:
         rule_files.warn(f"skipping malformed --settings on the claude command line: {exc}")

@@ -3,7 +3,7 @@
 Each reader returns plain data (strings and tuples) for `permissions` to build rules from. A file
 that is missing costs one `stat`; one that cannot be read or parsed is skipped with one line on
 stderr, never an exception, because a broken settings file must not stop the agent. The JSON
-reader avoids the `json` package (see hook_json); Codex and Gemini files, when they exist, may
+reader avoids the `json` package (see rtk/quickjson.py); Codex and Gemini files, when they exist, may
 pay for their parsers.
 """
 from __future__ import annotations
@@ -45,11 +45,11 @@ def nearest_with(path: str, name: str) -> str | None:
 def read_json(path: str) -> dict | None:
     if not os.path.exists(path):  # the usual case: no decoding machinery loaded at all
         return None
-    from rtk.agent import hook_json
+    from rtk import quickjson
 
     try:
         with open(path, encoding="utf-8-sig") as f:
-            data = hook_json.loads(f.read())
+            data = quickjson.loads(f.read())
     except FileNotFoundError:
         return None
     except (OSError, ValueError, RecursionError) as exc:

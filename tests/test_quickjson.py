@@ -1,4 +1,4 @@
-"""rtk.agent.hook_json gives exactly what the json package gives: same values, same text, same errors,
+"""rtk.quickjson gives exactly what the json package gives: same values, same text, same errors,
 except that `NaN`, `Infinity` and `-Infinity` (not JSON) are refused both ways, so that a hook never
 echoes them back to a host."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rtk.agent import hook_json
+from rtk import quickjson
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
@@ -35,37 +35,37 @@ def outcome(call: Any, *args: Any, **kwargs: Any) -> tuple[str, str]:
 @given(values, st.booleans(), st.sampled_from([None, 2]), st.sampled_from([" ", "", "\n\t "]))
 def test_loads_of_any_document(value: Any, ascii_only: bool, indent: int | None, pad: str) -> None:
     text = pad + json.dumps(value, ensure_ascii=ascii_only, indent=indent) + pad
-    assert outcome(hook_json.loads, text) == outcome(json.loads, text)
+    assert outcome(quickjson.loads, text) == outcome(json.loads, text)
 
 
 @given(st.text(st.sampled_from(JSON_CHARS), max_size=30))
 def test_loads_of_any_text(text: str) -> None:
-    assert outcome(hook_json.loads, text) == outcome(json.loads, text, parse_constant=strict)
+    assert outcome(quickjson.loads, text) == outcome(json.loads, text, parse_constant=strict)
 
 
 @pytest.mark.parametrize("text", ["NaN", "[Infinity]", '{"a": -Infinity}', ' {"x": [1, NaN]} '])
 def test_loads_refuses_the_non_json_constants(text: str) -> None:
     with pytest.raises(ValueError, match="not valid JSON"):
-        hook_json.loads(text)
+        quickjson.loads(text)
 
 
 @pytest.mark.parametrize("value", [float("nan"), [float("inf")], {"a": float("-inf")}])
 def test_dumps_refuses_the_non_json_constants(value: Any) -> None:
     with pytest.raises(ValueError):
-        hook_json.dumps(value)
+        quickjson.dumps(value)
 
 
 @given(values, st.booleans())
 def test_dumps(value: Any, ascii_only: bool) -> None:
     expected = json.dumps(value, ensure_ascii=ascii_only, separators=(",", ":"))
-    assert hook_json.dumps(value, ensure_ascii=ascii_only) == expected
+    assert quickjson.dumps(value, ensure_ascii=ascii_only) == expected
 
 
 @pytest.mark.parametrize("value", [{1: "int key"}, {"a": {1, 2}}, {"b": b"bytes"}, "just text"])
 def test_dumps_of_what_json_refuses_or_special_cases(value: Any) -> None:
-    assert outcome(hook_json.dumps, value) == outcome(json.dumps, value, separators=(",", ":"))
+    assert outcome(quickjson.dumps, value) == outcome(json.dumps, value, separators=(",", ":"))
 
 
 def test_deep_nesting_errors_as_json_does() -> None:
     text = "[" * 100_000
-    assert outcome(hook_json.loads, text) == outcome(json.loads, text)
+    assert outcome(quickjson.loads, text) == outcome(json.loads, text)

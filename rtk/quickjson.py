@@ -1,7 +1,8 @@
-"""`loads` and `dumps` for the hook path, without the `json` package's start-up cost.
+"""`loads` and `dumps` for the hook and run paths, without the `json` package's start-up cost.
 
 `import json` imports `re` (and with it `enum`, `functools`, the regex compiler): ~6 ms before
-every agent command, as much as the rest of the hook. The C accelerator `_json` that `json` itself
+every agent command, as much as the rest of the hook (and of a `git diff` that keeps its raw
+output for `rtk recall`). The C accelerator `_json` that `json` itself
 calls needs none of that. `loads` and `dumps` drive the same scanner and encoder as `json.loads`
 and `json.dumps(obj, separators=(",", ":"))` with the same settings, so a result is always the
 one `json` would give; anything else (a decode error, whose message `json` words; an object
