@@ -98,3 +98,20 @@ def test_narrowing(pattern: bytes | None, head: int | None, tail: int | None, ex
 def test_gz_entries_are_plain_gzip(tmp_path: Path) -> None:
     entry_id = spool_of(tmp_path, [b"hello\n"]).keep("a", 0)
     assert gzip.decompress((tmp_path / f"{entry_id}.gz").read_bytes()) == b"hello\n"
+
+
+def test_prune_ranks_by_mtime_without_reading_and_spares_the_entry_just_kept(tmp_path: Path) -> None:
+    kept = spool_of(tmp_path, [b"fresh"]).keep("a", 0)
+    old = spool_of(tmp_path, [b"stale"]).keep("b", 0)
+    (tmp_path / "broken.json").write_text("{not json")  # unreadable metadata still ages out
+    week_ago = time.time() - 7 * 86400
+    for name in (f"{kept}.json", f"{old}.json", "broken.json"):
+        os.utime(tmp_path / name, (week_ago, week_ago))
+    recall.prune(max_entries=200, retention_days=1, directory=tmp_path, keep=kept)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"{kept}.json", f"{kept}.gz"])
+
+
+def test_a_kept_entry_reads_back_through_gzip(tmp_path: Path) -> None:
+    entry_id = spool_of(tmp_path, [b"line one\n", b"line two\n"]).keep("c", 0)
+    assert gzip.decompress((tmp_path / f"{entry_id}.gz").read_bytes()) == b"line one\nline two\n"
+    assert recall.read(recall.resolve(entry_id, tmp_path), tmp_path) == b"line one\nline two\n"

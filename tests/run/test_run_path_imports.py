@@ -1,7 +1,8 @@
 """The commands an agent runs most (`ls -la`, `grep -rn`, `git status`...) take a few milliseconds;
 their run path, filter included, imports none of the modules that cost more than that (`re` with
-`enum`, `collections`, `typing`, `subprocess`, `pathlib`...): their line readers use str methods
-(issue 22). An editable install's import hook loads `re` itself, so there the check is weaker."""
+`enum`, `collections`, `typing`, `subprocess`, `pathlib`...): their line readers use str methods,
+and a run that keeps its raw output for `rtk recall` writes it without `json` or `gzip` (issue
+22). An editable install's import hook loads `re` itself, so there the check is weaker."""
 from __future__ import annotations
 
 import ast
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 SLOW = frozenset({"re", "enum", "collections", "typing", "subprocess", "pathlib", "dataclasses", "inspect",
-                  "json", "shlex", "selectors", "threading", "trio", "tiktoken", "sqlite3"})
+                  "json", "shlex", "selectors", "threading", "trio", "tiktoken", "sqlite3", "gzip"})
 PROBE = """
 import sys
 before = set(sys.modules)
@@ -23,7 +24,7 @@ from rtk.run.runner import run_command
 code = run_command({argv!r})
 print(repr([code, sorted(set(sys.modules) - before)]), file=sys.stderr)  # json would load re
 """
-COMMANDS = [["ls", "-la"], ["ls"], ["grep", "-rn", "needle", "."], ["wc", "-l", "a.txt"],
+COMMANDS = [["ls", "-la"], ["ls", "-la", "many"], ["ls"], ["grep", "-rn", "needle", "."], ["wc", "-l", "a.txt"],
             ["find", ".", "-name", "*.txt"], ["diff", "a.txt", "b.txt"], ["cat", "a.txt"], ["git", "status"]]
 
 
@@ -33,6 +34,9 @@ def test_a_short_command_imports_no_slow_module(argv: list[str], tmp_path: Path)
         pytest.skip(f"{argv[0]} is not installed here")
     (tmp_path / "a.txt").write_text("needle\nhay\n")
     (tmp_path / "b.txt").write_text("needle\nstraw\n")
+    (tmp_path / "many").mkdir()
+    for n in range(500):  # past the listing's limit: the raw output is kept for `rtk recall`
+        (tmp_path / "many" / f"f{n}.txt").touch()
     if argv[0] == "git":
         subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     baseline = subprocess.run([sys.executable, "-c", "import sys; print(repr(sorted(sys.modules)))"],
