@@ -32,6 +32,7 @@ class StageCode:
         self.stores: list[str] = []
         self._held: dict[str, str] = {}
         self._fresh = 0
+        self._windows: dict[str, str] = {}  # a variable -> one already holding its 4,096-character window
 
     def state(self, local: str, holder: object, attribute: str) -> None:
         """`local` holds `holder.attribute` while the generated function runs."""
@@ -59,11 +60,24 @@ class StageCode:
         rules, names = self.pipeline.rules, self.names
         text = self.var("cut")
         code = [f"{text} = {expr}"]
-        if rules.truncate_at is not None:  # the Rust rtk's cut: N characters, "..." included
+        if expr == "text":
+            self._windows[text] = "probe"  # the line's window, made before the rules (fastfeed._body)
+        if rules.truncate_at is not None:
+            self._windows.pop(text, None)  # the Rust rtk's cut: N characters, "..." included
             limit, keep = names.add(rules.truncate_at, "limit"), names.add(max(rules.truncate_at - 3, 0), "keep")
             code += [f"if len({text}) > {limit}:", f'    {text} = {text}[:{keep}] + "..."',
                      "    pipeline.truncated = True"]
         return code + self._stages(list(self.pipeline.stages))(text)
+
+    def _same(self, var: str, expr: str) -> None:
+        """`var` is assigned `expr`: when that is a variable with a known window, so has `var`."""
+        if expr in self._windows:
+            self._windows[var] = self._windows[expr]
+
+    def _probe(self, var: str) -> str:
+        """What the stages' regexes look at: the first 4,096 characters (a copy only past
+        them), or the variable that already holds them."""
+        return self._windows.get(var) or f"({var} if len({var}) <= 4096 else {var}[:4096])"
 
     def _stages(self, stages: list[object]) -> Emit:
         if not stages:
@@ -99,7 +113,8 @@ class StageCode:
         self.state("heading_current", headings, "current")
         self.state("heading_under", headings, "under")
         names, text = self.names, self.var("under")
-        test = one_test_expr(headings.pattern, _probe(text), names)
+        self._same(text, expr)
+        test = one_test_expr(headings.pattern, self._probe(text), names)
         return [f"{text} = {expr}", f"if {test}:", f"    heading_current = {text}", "    heading_under = 0",
                 *_indent(down(text)), "elif heading_current is None:", *_indent(down(text)), "else:",
                 "    heading_under += 1", f"    if heading_under > {names.add(headings.every, 'every')}:",
@@ -113,7 +128,8 @@ class StageCode:
         self.state("carry_used", carry, "used")
         names, text, probe = self.names, self.var("carried"), self.var("carry_probe")
         flush = ["if carry_heading is not None and not carry_used:", *_indent(down("carry_heading"))]
-        return [f"{text} = {expr}", f"{probe} = {_probe(text)}",
+        self._same(text, expr)
+        return [f"{text} = {expr}", f"{probe} = {self._probe(text)}",
                 f"if {one_test_expr(carry.spec.pattern, probe, names)}:", *_indent(flush),
                 f"    carry_heading, carry_used = {text}, False",
                 f"elif carry_heading is not None and {one_test_expr(carry.spec.to, probe, names)}:",
@@ -125,12 +141,13 @@ class StageCode:
         an ungrouped one streams before the first group and is held after it."""
         self.state("group_held", group, "held")
         names, text, found = self.names, self.var("grouped"), self.var("found")
+        self._same(text, expr)
         buckets, after = names.add(group.buckets, "buckets"), names.add(group.after, "after")
         key = ("key, item = {}.group('key', 'item')" if group._has_item else "key, item = {}.group('key'), " + text)
         ungrouped = [f"if not {buckets} or len({after}) >= {names.add(group.HOLD_CAP, 'hold_cap')}:",
                      *_indent(down(text)), "else:", f"    {after}.append({text})"]
         return [f"{text} = {expr}",
-                f"{found} = {names.add(finder(group.spec.pattern), 'search')}({_probe(text)})",
+                f"{found} = {names.add(finder(group.spec.pattern), 'search')}({self._probe(text)})",
                 f"if {found} is None:", *_indent(ungrouped), "else:", f"    {key.format(found)}",
                 f"    bucket = {buckets}.get(key)",
                 f"    if group_held >= {names.add(group.BUDGET, 'budget')} or bucket is None and "
@@ -142,9 +159,6 @@ class StageCode:
                 '            bucket.head.append(item or "")', "        else:", '            bucket.tail.append(item or "")']
 
 
-def _probe(var: str) -> str:
-    """What the stages' regexes look at: the first 4,096 characters (a copy only past them)."""
-    return f"({var} if len({var}) <= 4096 else {var}[:4096])"
 
 
 def _indent(code: list[str], depth: int = 1) -> list[str]:

@@ -21,7 +21,8 @@ from tests.filters.declarative.test_fast_path import outputs, printed_bytes
 
 WORDS = ["a.sh:L1:", "a.sh:L2:", "b:L3:", "  SC1 (x): m", "a.sh:L1: e", "b:L9: f", "", " ", "In x", "end",
          "## h", "#x", "done", "n 1", "n 2", "n 3", "c:d", "c: d", "START", "STOP", "other", "--", "x" * 30,
-         "esc \x1b[1m"]  # an escape code: its block takes the line path, on the same state
+         "esc \x1b[1m",  # an escape code: its block takes the line path, on the same state
+         "c:" + "w" * 4100 + "2", "## " + "h" * 4100]  # past the regexes' 4,096-character window
 RUNS = [["START", "n 1", "x y", "n 2", "c:d", "STOP"], ["## h", "a", "b: 1", "c", "d", "e"],
         ["a.sh:L1:", "  SC1 (x): m", "  SC2 (y): n", ""], ["In x", "code", "", "done"], ["b:L3:", "b:L3:", "end"]]
 LINE = st.one_of(st.sampled_from(WORDS), st.text(alphabet="ab:L1 #S()-", max_size=10))
@@ -128,3 +129,16 @@ def test_the_reference_never_takes_the_generated_path(monkeypatch: pytest.Monkey
     printed = [line.text for n in range(300) for line in filt.feed(f"#{n}" if n % 7 == 0 else "x", Stream.STDOUT)]
     assert filt.feed_block(b"x\n", Stream.STDOUT) is None
     assert printed.count("x") == 300 - 43
+
+
+LONG = ["c:" + "w" * 4100 + "2", "a.sh:L1:", "  SC1 (x): " + "m" * 4100, "## " + "h" * 4100 + ":L2:", "b: 1", "c:x"]
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONAL))
+def test_each_stage_looks_at_the_window_of_a_long_line_as_the_plain_one(name: str) -> None:
+    """Past 4,096 characters a stage's regex sees the window only: on both paths, every stage."""
+    spec = spec_of(OPTIONAL[name] + OPTIONAL["carry"] * (name != "carry"))
+    lines = [(line, Stream.STDOUT) for line in LONG * 3]
+    assert outputs(spec, lines, 1, reference=False, recall=True) == outputs(spec, lines, 1, reference=True, recall=True)  # type: ignore[arg-type]
+    blocks = [(LONG, Stream.STDOUT), (LONG[::-1], Stream.STDOUT)]
+    assert printed_bytes(spec, blocks, 1, by_block=True) == printed_bytes(spec, blocks, 1, by_block=False)  # type: ignore[arg-type]
