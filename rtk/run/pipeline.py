@@ -14,11 +14,10 @@ import errno
 import os
 import sys
 import time
-from _collections import deque  # `collections` itself imports a dozen modules
 
 from rtk import config, paths, recall
 from rtk.filters import registry as filters
-from rtk.filters.base import FilterContext, LazyPattern, Line, Stream, ansi_re, recall_hint, strip_ansi
+from rtk.filters.base import FilterContext, LazyPattern, Line, Stream, ansi_re, deque, recall_hint, strip_ansi
 from rtk.recall import RawSpool
 from rtk.run.estimate import pieces
 from rtk.run.splitter import LineSplitter

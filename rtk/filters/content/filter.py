@@ -1,9 +1,7 @@
 """The content filter: exact under the budget; over it, numbered start and end plus a command."""
 from __future__ import annotations
 
-from _collections import deque  # `collections` itself imports a dozen modules
-
-from rtk.filters.base import BaseFilter, FilterContext, Line, Stream
+from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, deque
 from rtk.filters.content.origin import Origin, SedRange, understood
 
 TYPE_CHECKING = False
