@@ -8,6 +8,8 @@ equal on generated lines.
 """
 from __future__ import annotations
 
+from rtk.filters.scan import decimal_end
+
 HEX = frozenset("0123456789abcdef")
 MONTHS = {m: i for i, m in enumerate(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                                       "Nov", "Dec"], 1)}
@@ -131,9 +133,7 @@ def new_start(text: str) -> str | None:
     """` \\+(\\d+)` searched: where the hunk starts in the new file."""
     at = text.find(" +")
     while at >= 0:
-        end = at + 2
-        while end < len(text) and text[end].isdecimal():
-            end += 1
+        end = decimal_end(text, at + 2)
         if end > at + 2:
             return text[at + 2:end]
         at = text.find(" +", at + 1)

@@ -9,6 +9,7 @@ keep their regex, compiled on first use behind a str test that every match passe
 from __future__ import annotations
 
 from rtk.filters.base import LazyPattern
+from rtk.filters.scan import decimal_end
 
 HEX = frozenset("0123456789abcdef")
 PROGRESS_WORDS = ("Enumerating objects", "Counting objects", "Compressing objects", "Writing objects",
@@ -149,9 +150,7 @@ def simple_groups(text: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 def _leading_decimal(text: str) -> tuple[str, str]:
-    end = 0
-    while end < len(text) and text[end].isdecimal():
-        end += 1
+    end = decimal_end(text, 0)
     return text[:end], text[end:]
 
 
