@@ -1,8 +1,9 @@
 """The recall store: the full raw output of a run whose filter left content out.
 
-Raw bytes are spooled to disk while they stream (never held in memory), hashed as they pass so
-the id depends only on the content (deterministic hint lines keep an agent's prompt cache warm),
-and kept only when a filter elided something. At most `max_bytes_per_entry` is kept: the spool
+Raw bytes are spooled to disk while they stream (never held in memory), hashed so the id depends
+only on the content (deterministic hint lines keep an agent's prompt cache warm), and kept only
+when a filter elided something. The hash starts when the id is first asked for or when the bytes
+outgrow memory: most runs keep nothing and never load the hash module (a shared library, ~0.3 ms). At most `max_bytes_per_entry` is kept: the spool
 rotates, and the tail is stored with a marker saying how much of the head was dropped.
 """
 from __future__ import annotations
@@ -12,11 +13,6 @@ import time
 
 from rtk import paths
 
-try:  # the spool of every filtered run hashes its bytes: skip hashlib's OpenSSL load (~2 ms)
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - a Python built without it
-    from hashlib import blake2b
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -24,6 +20,10 @@ if TYPE_CHECKING:
 
     class Writable(Protocol):
         def write(self, data: bytes, /) -> int: ...
+
+    class Hash(Protocol):
+        def update(self, data: bytes, /) -> None: ...
+        def hexdigest(self) -> str: ...
 
     StrPath = str | os.PathLike[str]
 
@@ -44,7 +44,7 @@ class RawSpool:
         self._dir = paths.private_dir_path(os.fspath(directory))
         self._max = max(max_bytes, 1024)
         self._max_entries, self._retention_days = max_entries, retention_days
-        self._hash = blake2b(digest_size=6)
+        self._hash: Hash | None = None  # made by _hashed(): the bytes so far, then each write
         self._stem = os.path.join(self._dir, f".spool-{os.getpid()}-{time.monotonic_ns()}")
         self._memory: list[bytes] | None = []  # None once the bytes went to files
         self._file: IO[bytes] | None = None
@@ -53,7 +53,8 @@ class RawSpool:
         self.total = 0
 
     def write(self, data: bytes) -> None:
-        self._hash.update(data)
+        if self._hash is not None:
+            self._hash.update(data)
         self.total += len(data)
         if self._memory is not None:
             if self._size + len(data) <= min(MEMORY_LIMIT, self._max):
@@ -66,7 +67,20 @@ class RawSpool:
         self._file.write(data)  # type: ignore[union-attr]
         self._size += len(data)
 
+    def _hashed(self) -> Hash:
+        """The hash of every byte written so far (the memory's, when it starts), kept up to date."""
+        if self._hash is None:
+            try:  # not hashlib: it loads OpenSSL (~2 ms)
+                from _blake2 import blake2b
+            except ImportError:  # pragma: no cover - a Python built without it
+                from hashlib import blake2b
+            self._hash = blake2b(digest_size=6)
+            for chunk in self._memory or ():
+                self._hash.update(chunk)
+        return self._hash
+
     def _spill(self) -> None:
+        self._hashed()  # the memory's bytes are about to leave it
         self._file = _open_private(self._stem + ".cur")
         self._file.writelines(self._memory or ())
         self._memory = None
@@ -82,7 +96,7 @@ class RawSpool:
 
     @property
     def recall_id(self) -> str:
-        return self._hash.hexdigest()
+        return self._hashed().hexdigest()
 
     def keep(self, command: str, exit_code: int) -> str:
         """Store the spool as a recall entry, copying in blocks so memory stays flat; returns its id."""

@@ -247,7 +247,8 @@ class OutputPipeline:
             elided = True
         elif self._summary_only_adds(closing, elided):
             closing = []  # every line is on the screen already: a summary would only add tokens
-        spool_id = self._spool.recall_id if self._spool is not None else None
+        named = elided or self.bytes_replaced  # a hint names the id: only then is the output hashed
+        spool_id = self._spool.recall_id if self._spool is not None and named else None
         if self._holding and not _clearly_smaller(self._held_out + closing + self._hints(elided, spool_id),
                                                   self._held_raw):
             self.writer.write(self._held_raw, open_end=self._open_raw_end == len(self._held_raw))
