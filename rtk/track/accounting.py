@@ -20,7 +20,7 @@ import sys
 import time
 
 from rtk import paths
-from rtk.track.queue import LOCK_NAME, MARSHAL_MAGIC, queue_dir, queue_dir_path
+from rtk.track.queue import LOCK_NAME, MARSHAL_MAGIC, queue_dir, queue_dir_path, try_lock
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -178,13 +178,10 @@ def start(argv: list[str], filter_name: str) -> Accountant | None:
 
 def wake_worker(queue: StrPath) -> None:
     """Start a tracking worker unless one is alive (it holds the lock while it serves)."""
-    import fcntl
-
     fd = os.open(os.path.join(queue, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return  # a live worker rescans the queue before it leaves
+        if not try_lock(fd):
+            return  # a live worker rescans the queue before it leaves
     finally:
         os.close(fd)  # closing drops our probe lock
     spawn_worker(queue)

@@ -5,6 +5,7 @@ worker unless the lock is held; the worker (`worker`) takes the lock and drains 
 """
 from __future__ import annotations
 
+import errno
 import os
 
 from rtk import paths
@@ -28,3 +29,22 @@ def queue_dir() -> Path:
 def queue_dir_path() -> str:
     """queue_dir() as a string, for the run path (no pathlib)."""
     return os.path.join(paths.data_dir_path(), QUEUE_NAME)
+
+
+def try_lock(fd: int) -> bool:
+    """Take the worker lock on `fd` (open for writing) without waiting; False when it is held.
+
+    A POSIX record lock (`os.lockf`), not `flock`: `os` has it, and the `fcntl` module is a
+    shared library every run would load (~0.3 ms) just to probe. A record lock is dropped when
+    its process closes any descriptor of the file, so the worker opens the lock file once."""
+    try:
+        os.lockf(fd, os.F_TLOCK, 0)
+    except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EAGAIN):
+            return False
+        raise
+    return True
+
+
+def unlock(fd: int) -> None:
+    os.lockf(fd, os.F_ULOCK, 0)

@@ -22,7 +22,7 @@ from typing import Any
 
 from rtk.track import history as tracking
 from rtk.track import tokens
-from rtk.track.queue import LOCK_NAME, MARSHAL_MAGIC
+from rtk.track.queue import LOCK_NAME, MARSHAL_MAGIC, try_lock, unlock
 
 POLL_SECONDS = 0.1
 DEFAULT_LINGER = 10.0
@@ -214,31 +214,19 @@ def drain(queue: Path, wait: float = 5.0) -> None:
 
 
 def serve(queue: Path, linger: float) -> None:
-    import fcntl
-
     lock = os.open(queue / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
     worker = Worker(queue)
     idle_rounds = 0
     try:
-        while idle_rounds < MAX_IDLE_ROUNDS and _try_lock(lock):
+        while idle_rounds < MAX_IDLE_ROUNDS and try_lock(lock):
             _sweep_stale(queue)
             idle_rounds = 0 if _serve_until_idle(worker, linger) else idle_rounds + 1
-            fcntl.flock(lock, fcntl.LOCK_UN)
+            unlock(lock)
             if not pending(queue):  # a job queued while we were leaving: serve it (not one we cannot claim)
                 break
     finally:
         worker.close()
         os.close(lock)
-
-
-def _try_lock(fd: int) -> bool:
-    import fcntl
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
 
 
 def _serve_until_idle(worker: Worker, linger: float) -> int:
