@@ -67,10 +67,27 @@ def finder(pattern: re.Pattern[str]) -> Callable[[str], re.Match[str] | None]:
 
 
 def _union_finder(patterns: AnyOf) -> Callable[[str], re.Match[str] | None]:
+    if len(patterns.members) == 1:
+        return finder(patterns.members[0])
     compiled = getattr(patterns.search, "__self__", None)
     if isinstance(compiled, re.Pattern) and all(anchored(m.pattern) for m in patterns.members):
-        return compiled.match
+        return _factored(patterns.members) or compiled.match
     return patterns.search
+
+
+def _factored(members: tuple[re.Pattern[str], ...]) -> Callable[[str], re.Match[str] | None] | None:
+    """`^(?:A|B|C)` for the union of `^A`, `^B`, `^C` (single branches): the same matches,
+    branch for branch and group for group, but the engine tests `^` once and skips at once
+    each branch whose first character is a literal the line does not start with (in the
+    union as written, `^` comes first in every branch and hides that literal). None when a
+    member is not of that shape, or the flags differ."""
+    if len({m.flags for m in members}) != 1 or \
+            not all(anchored(m.pattern) and len(top_level_branches(m.pattern)) == 1 for m in members):
+        return None
+    try:
+        return re.compile("^(?:" + "|".join(f"(?:{m.pattern[1:]})" for m in members) + ")", members[0].flags).match
+    except re.error:  # pragma: no cover - the union compiled, so its factored form does
+        return None
 
 
 def simple_test(pattern: str, var: str, names: Names) -> str | None:
@@ -105,6 +122,13 @@ def one_test_expr(pattern: re.Pattern[str], var: str, names: Names) -> str:
     return f"({names.add(literal, 'literal')} in {var} and {search}({var}))"
 
 
+# `.*X`, `.+?X`: an anchored member that scans the rest of the line for what follows (`^\s+-\s+.*\bdeleting`),
+# backtracking through it on every line the start fits; behind its literal (when it has one this
+# long) it runs only on the lines holding that text
+_SCAN = re.compile(r"(?<!\\)\.[*+]\??(?![)$]*$)")
+SCAN_GATE_CHARS = 3
+
+
 def any_test_expr(patterns: AnyOf, var: str, names: Names) -> str:
     """An expression true (a match) exactly where `patterns.search(var)` finds one. The
     anchored members share one union regex (each fails at the line's start, inside one C call:
@@ -121,18 +145,19 @@ def any_test_expr(patterns: AnyOf, var: str, names: Names) -> str:
     gated: dict[str, list[re.Pattern[str]]] = {}
     rest: list[re.Pattern[str]] = []
     for member in members:
-        literal = "" if anchored(member.pattern) else required_literal(member.pattern)
+        scans = anchored(member.pattern) and _SCAN.search(member.pattern) is not None
+        literal = required_literal(member.pattern) if scans or not anchored(member.pattern) else ""
         simple = None if anchored(member.pattern) else simple_test(member.pattern, var, names)
         if simple is not None:  # plain text: its `in` test is all its gate would do
             terms.append(simple)
-        elif literal:
+        elif literal and (len(literal) >= SCAN_GATE_CHARS or not scans):
             gated.setdefault(literal, []).append(member)
         else:
             (cheap if anchored(member.pattern) else rest).append(member)
     if len(cheap) == len(members):
         return _prefixed(cheap, f"{names.add(_union_finder(patterns), 'search')}({var})", var, names)  # compiled
     terms += [_prefixed(cheap, f"{names.add(_union_finder(AnyOf(cheap)), 'search')}({var})", var, names)] if cheap else []
-    terms += [f"({names.add(literal, 'literal')} in {var} and {names.add(AnyOf(group).search, 'search')}({var}))"
+    terms += [f"({names.add(literal, 'literal')} in {var} and {names.add(_union_finder(AnyOf(group)), 'search')}({var}))"
               for literal, group in gated.items()]
     if rest:
         terms.append(f"{names.add(AnyOf(rest).search, 'search')}({var})")

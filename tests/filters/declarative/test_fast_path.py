@@ -283,3 +283,60 @@ def test_fast_path_equals_the_plain_rules_on_generated_filters(patterns: list[st
 
 
 HEAD_FOR_GENERATED = 'schema_version = 1\n[filters.t]\nmatch_command = "^t\\\\b"\n'
+
+
+# -- anchored unions: `^(?:A|B)` for `(?:^A)|(?:^B)`, and members that scan (`^\s+-\s+.*\bdeleting`)
+# behind their literal -------------------------------------------------------------------------
+
+SCANNING = st.builds("".join, st.tuples(
+    st.just("^"), st.sampled_from(["", r"\s+", r"\s*", "a", r"\S+", r"\s{2,}"]), st.sampled_from(["", "-", r"\+\s+"]),
+    st.sampled_from([".*", ".+", ".*?", ".+?"]), st.sampled_from(["", r"\b"]),
+    st.text(alphabet="abc", min_size=1, max_size=5), st.sampled_from(["", r"\s+\(", "$", r"(\d+)"])))
+ANCHORED = st.one_of(SCANNING, regexes().map(lambda p: p if p.startswith("^") else "^" + p))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.filter_too_much])
+@given(patterns=st.lists(ANCHORED, min_size=2, max_size=6),
+       lines=st.lists(st.text(alphabet="abc -+(1\t:", max_size=16), max_size=16))
+def test_an_anchored_union_strips_and_keeps_what_its_members_do(patterns: list[str], lines: list[str]) -> None:
+    import json
+
+    for rule in ("strip_lines_matching", "keep_lines_matching"):
+        found = load(HEAD_FOR_GENERATED + f"{rule} = [{', '.join(json.dumps(p) for p in patterns)}]\n")
+        assume(not found.errors)
+        spec = found.filters[0]
+        fed = [(line, Stream.STDOUT) for line in lines]
+        assert outputs(spec, fed, 0, reference=False, recall=True) == outputs(spec, fed, 0, reference=True, recall=True)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.filter_too_much])
+@given(patterns=st.lists(ANCHORED, min_size=2, max_size=5), line=st.text(alphabet="abc -+(1\t:", max_size=16))
+def test_the_factored_union_finds_the_written_unions_match_and_groups(patterns: list[str], line: str) -> None:
+    from rtk.filters.declarative.fast import _factored
+
+    assume(all(compiles(p) for p in patterns))
+    members = tuple(re.compile(p) for p in patterns)
+    try:
+        written = re.compile("|".join(f"(?:{p})" for p in patterns))
+    except re.error:
+        assume(False)
+    factored = _factored(members)
+    if factored is None:  # a member of another shape (a top-level `|`): the union stays as written
+        assert any("|" in p for p in patterns)
+        return
+    mine, theirs = factored(line), written.match(line)
+    assert (mine and (mine.span(), mine.groups())) == (theirs and (theirs.span(), theirs.groups()))
+
+
+def test_a_scanning_member_is_tried_only_on_lines_holding_its_literal() -> None:
+    from rtk.filters.declarative.fast import Names, any_test_expr
+
+    spec = one('strip_lines_matching = ["^\\\\s*$", "^Destroying \\\\(", "^\\\\s+-\\\\s+.*\\\\bdeleting\\\\s+\\\\("]\n')
+    names = Names()
+    expr = any_test_expr(spec.rules.strip, "probe", names)  # type: ignore[arg-type]
+    gates = {name: value for name, value in names.values.items() if name.startswith("literal")}
+    assert list(gates.values()) == ["deleting"] and f"{next(iter(gates))} in probe" in expr
+    unions = [getattr(v, "__self__", None) for name, v in names.values.items() if name.startswith("search")]
+    assert [u.pattern for u in unions if u is not None][0] == "^(?:(?:\\s*$)|(?:Destroying \\())"
