@@ -147,11 +147,11 @@ def any_test_expr(patterns: AnyOf, var: str, names: Names) -> str:
     for member in members:
         scans = anchored(member.pattern) and _SCAN.search(member.pattern) is not None
         literal = required_literal(member.pattern) if scans or not anchored(member.pattern) else ""
+        if scans and literal in anchored_prefix(member.pattern):  # `^mise\s+...*✓`: every line it is
+            literal = ""  # tried on holds "mise" already; a second call would cost more than the scan
         simple = None if anchored(member.pattern) else simple_test(member.pattern, var, names)
         if simple is not None:  # plain text: its `in` test is all its gate would do
             terms.append(simple)
-        elif scans and len(anchored_prefix(member.pattern)) >= SCAN_GATE_CHARS - 1:  # `^mise\s+...*✓`
-            terms.append(one_test_expr(member, var, names))  # behind `startswith`: it fails faster than `in`
         elif literal and (len(literal) >= SCAN_GATE_CHARS or not scans):
             gated.setdefault(literal, []).append(member)
         else:
