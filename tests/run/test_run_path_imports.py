@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 SLOW = frozenset({"re", "enum", "collections", "typing", "subprocess", "pathlib", "dataclasses", "inspect",
-                  "json", "shlex", "selectors", "threading", "trio", "tiktoken", "sqlite3", "gzip"})
+                  "json", "shlex", "selectors", "threading", "trio", "tiktoken", "sqlite3", "gzip",
+                  "operator", "functools", "contextlib", "string"})  # (`_operator`, `_functools`: built in)
 # extension modules: each is a shared library to load (~0.3 ms apiece here)
 SHARED_LIBRARIES = frozenset({"_blake2", "_hashlib", "fcntl", "zlib", "termios"})
 PROBE = """
@@ -27,7 +28,8 @@ code = run_command({argv!r})
 print(repr([code, sorted(set(sys.modules) - before)]), file=sys.stderr)  # json would load re
 """
 COMMANDS = [["ls", "-la"], ["ls", "-la", "many"], ["ls"], ["grep", "-rn", "needle", "."], ["wc", "-l", "a.txt"],
-            ["find", ".", "-name", "*.txt"], ["diff", "a.txt", "b.txt"], ["cat", "a.txt"], ["git", "status"]]
+            ["find", ".", "-name", "*.txt"], ["diff", "a.txt", "b.txt"], ["cat", "a.txt"], ["git", "status"],
+            ["true"], ["echo", "an", "unknown", "command"]]
 
 
 @pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
