@@ -18,19 +18,24 @@ from rtk.paths import data_dir_path, read_marshal, write_marshal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from rtk.filters.serves import Serves
 
 INDEX_VERSION = 1
 
 
-def stamp(filters_dir: str, packages: Sequence[str]) -> tuple[object, ...]:
-    """What the index is valid for: the packages' __init__ files as they are now."""
+def stamp(filters_dir: str, packages: Sequence[str],
+          stats: Mapping[str, tuple[int, int]] | None = None) -> tuple[object, ...]:
+    """What the index is valid for: the packages' __init__ files as they are now (`stats`:
+    their (mtime_ns, size) as the caller just read them, else each is stat-ed here)."""
     from rtk import __version__
 
     found: list[object] = [INDEX_VERSION, __version__, filters_dir]
     for name in packages:
+        if stats is not None and name in stats:
+            found.append((name, *stats[name]))
+            continue
         try:
             info = os.stat(os.path.join(filters_dir, name, "__init__.py"))
         except OSError:
@@ -74,9 +79,10 @@ def build(declared: dict[str, list[Serves]], dynamic: set[str]) -> ProgramIndex:
     return ProgramIndex(programs, sorted(always), names)
 
 
-def cached(filters_dir: str, packages: Sequence[str], compute: Callable[[], ProgramIndex]) -> ProgramIndex:
+def cached(filters_dir: str, packages: Sequence[str], compute: Callable[[], ProgramIndex],
+           stats: Mapping[str, tuple[int, int]] | None = None) -> ProgramIndex:
     """The index for these packages: the stored one while its stamp holds, else computed and stored."""
-    key = stamp(filters_dir, packages)
+    key = stamp(filters_dir, packages, stats)
     for path in _places(filters_dir):
         data = read_marshal(path)
         if data is not None and data.get("stamp") == key:

@@ -90,3 +90,28 @@ def test_a_package_without_program_shapes_is_always_imported() -> None:
                                  "plain": [Serves("plain", "y", (Words(("tool",)),))]}, {"dyn"})
     assert index.always == ["dyn", "odd"] and index.programs == {"tool": ["plain"]}
     assert index.packages_for({"tool"}) == {"dyn", "odd", "plain"} and index.names["plain"] == "plain"
+
+
+def test_each_filter_name_is_declared_by_one_package() -> None:
+    """What lets `load` take the Serves `classify` chose under a name: looked up, that name
+    finds the same one (a second package declaring it would make the answers differ)."""
+    declared: dict[str, list[str]] = {}
+    for package in registry._package_names():
+        for serves in registry._declared_by(package):
+            declared.setdefault(serves.name, []).append(package)
+    assert {name: packages for name, packages in declared.items() if len(packages) > 1} == {}
+
+
+@settings(max_examples=300, deadline=None)
+@given(argvs)
+def test_the_filter_classify_chose_is_the_one_its_name_looks_up(argv: list[str]) -> None:
+    match = registry.classify(argv)
+    if match is None:
+        assert registry._chosen == {} or all(name != registry.FALLBACK for name in registry._chosen)
+        return
+    (name, chosen), = registry._chosen.items()
+    found = registry.lookup(match.filter)
+    assert found is not None and name == match.filter
+    # (declarative shapes are rebuilt per merge: equal, not the same objects)
+    assert (chosen.name, chosen.summary, chosen.module, chosen.priority, chosen.source) == \
+        (found.name, found.summary, found.module, found.priority, found.source)
