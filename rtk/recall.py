@@ -53,15 +53,15 @@ class RawSpool:
         self.total = 0
 
     def write(self, data: bytes) -> None:
+        if self._memory is not None and self._size + len(data) > min(MEMORY_LIMIT, self._max):
+            self._spill()  # (which starts the hash with the bytes so far: these come next)
         if self._hash is not None:
             self._hash.update(data)
         self.total += len(data)
         if self._memory is not None:
-            if self._size + len(data) <= min(MEMORY_LIMIT, self._max):
-                self._memory.append(data)
-                self._size += len(data)
-                return
-            self._spill()
+            self._memory.append(data)
+            self._size += len(data)
+            return
         if self._size + len(data) > self._max:
             self._rotate()
         self._file.write(data)  # type: ignore[union-attr]

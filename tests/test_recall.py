@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rtk import recall
 from rtk.cli.recall import narrow
@@ -33,6 +35,29 @@ def test_id_depends_only_on_content(tmp_path: Path) -> None:
     first = spool_of(tmp_path, [b"abc", b"def"]).keep("a", 0)
     second = spool_of(tmp_path, [b"abcdef"]).keep("b", 1)
     assert first == second and len(first) >= 8
+
+
+@settings(max_examples=200, deadline=None)
+@given(sizes=st.lists(st.integers(0, 120_000), max_size=12), asked_at=st.integers(0, 12),
+       max_bytes=st.sampled_from([1 << 20, 200_000, 100_000]))
+def test_the_id_is_the_hash_of_every_byte_however_they_came(sizes: list[int], asked_at: int, max_bytes: int) -> None:
+    """Whether the bytes stayed in memory, spilled to a file or rotated, and whenever the id was
+    first asked for (the hash starts only then, or at the spill), it is the hash of all of them."""
+    import tempfile
+    from hashlib import blake2b
+
+    chunks = [bytes([n % 251]) * size for n, size in enumerate(sizes)]
+    with tempfile.TemporaryDirectory() as directory:
+        spool = RawSpool(directory, max_bytes)
+        for n, chunk in enumerate(chunks):
+            if n == asked_at:
+                assert spool.recall_id == blake2b(b"".join(chunks[:n]), digest_size=6).hexdigest()
+            spool.write(chunk)
+        whole = blake2b(b"".join(chunks), digest_size=6).hexdigest()
+        assert spool.recall_id == whole
+        assert spool.keep("cmd", 0) == whole
+        if sum(sizes) <= max_bytes:  # (past it the tail is kept, with a marker)
+            assert recall.read(recall.resolve(whole, directory), directory) == b"".join(chunks)
 
 
 def test_gzip_bytes_are_deterministic(tmp_path: Path) -> None:
