@@ -117,6 +117,7 @@ def classify(argv: Sequence[str]) -> Match | None:
 
     Only the packages that can serve argv's program (after launchers like `npx` are peeled) are
     imported and asked; the answer is the one asking every package would give."""
+    _chosen.clear()  # only the latest choice stands (a long-lived caller classifies many argvs)
     words = list(argv)
     if not words or not words[0]:
         return None
@@ -127,7 +128,6 @@ def classify(argv: Sequence[str]) -> Match | None:
         for entry in serves:
             match = entry.match(candidate)
             if match is not None:
-                _chosen.clear()
                 _chosen[entry.name] = entry
                 return match
     return None
