@@ -70,3 +70,36 @@ def test_errors_and_identical_files() -> None:
     assert out == ["diff: a/nosuch.py: No such file or directory"] and filt.failure_seen
     _, out = run("diff -u a a", [], 0)
     assert out == []
+
+
+def test_past_the_file_cap_files_are_counted_and_their_hunks_left_for_recall() -> None:
+    files = [[line.replace("x.py", f"f{n}.py") for line in HUNK] for n in range(5)]
+    filt, out = run("diff -ru a b", [line for hunk in files for line in hunk], limits={"diff_max_files": 3})
+    assert out[:5] == ["diff: 5 files changed, +5 -5", " b/f0.py +1 -1", " b/f1.py +1 -1", " b/f2.py +1 -1",
+                       " ... 2 more files +2 -2"]
+    assert "+++ b/f2.py" in out and "+++ b/f3.py" not in out and filt.elided
+
+
+def test_past_the_note_cap_notes_are_counted() -> None:
+    notes = [f"Only in a: old{n}.txt" for n in range(5)]
+    filt, out = run("diff -ru a b", [*notes, *HUNK], limits={"diff_max_notes": 2})
+    assert out[:4] == ["diff: 1 file changed, +1 -1", "Only in a: old0.txt", "Only in a: old1.txt",
+                       "... 3 more lines like these"]
+    assert filt.elided
+
+
+def test_a_diff_of_any_size_holds_a_bounded_summary() -> None:
+    """A repeated 200 MB `diff -ru` held every file it saw (170 MB): past the caps only counts grow."""
+    import tracemalloc
+
+    filt = create(FilterContext(("diff", "-ru", "a", "b"), True, {}))
+    tracemalloc.start()
+    try:
+        for n in range(30_000):
+            for line in HUNK:
+                filt.feed(line.replace("x.py", f"dir/file{n}.py"), Stream.STDOUT)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 3_000_000, held  # the 2,000 listed files (30,000 held 10 MB)
+    assert list(filt.finish(1))[0].text == "diff: 30,000 files changed, +30,000 -30,000"

@@ -22,9 +22,16 @@ class DiffFilter(BaseFilter):
         self.max_changed = ctx.limit("diff_max_hunk_lines", 150)
         self.keep_changed = min(ctx.limit("diff_keep_hunk_lines", 100), self.max_changed)
         self.budget = ctx.limit("diff_max_lines", 4000)  # kept lines in all; later hunks only counted
+        # files listed (and notes kept) in all: past them a file or note is only counted, so a
+        # diff of any size holds a bounded summary (a repeated 200 MB diff held 170 MB)
+        self.max_files = ctx.limit("diff_max_files", 2000)
+        self.max_notes = ctx.limit("diff_max_notes", 2000)
         self.kept = 0
         self.files: list[FileDiff] = []
+        self.unlisted = FileDiff("")  # the counts of the files past max_files
+        self.unlisted_files = 0
         self.notes: list[str] = []  # `Only in`, binary files, errors: printed with the summary
+        self.unkept_notes = 0
         self.current: FileDiff | None = None
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
@@ -32,7 +39,7 @@ class DiffFilter(BaseFilter):
         if stream == Stream.STDERR or text.startswith(VERBATIM):
             self.failure_seen |= text.startswith("diff: ")
             self._close_file()
-            self.notes.append(text)
+            self._note(text)
             return NOTHING
         current = self.current
         in_hunk = current is not None and current.hunk is not None and not current.hunk.complete
@@ -43,7 +50,8 @@ class DiffFilter(BaseFilter):
             current.new = _path(text)
         elif text.startswith("@@") and current is not None:
             self.kept += current.close_hunk()
-            current.hunk = Hunk(text, self.max_changed, self.keep_changed, keep=self.kept < self.budget)
+            listed = len(self.files) < self.max_files
+            current.hunk = Hunk(text, self.max_changed, self.keep_changed, keep=listed and self.kept < self.budget)
         elif current is not None and current.hunk is not None and text[:1] in ("+", "-", " ", "\\", "") \
                 and (in_hunk or text.startswith("\\")):
             current.added += text[:1] == "+"
@@ -51,14 +59,27 @@ class DiffFilter(BaseFilter):
             current.hunk.add(text)
         elif not text.startswith("diff "):
             self._close_file()
-            self.notes.append(text)
+            self._note(text)
         return NOTHING
+
+    def _note(self, text: str) -> None:
+        if len(self.notes) < self.max_notes:
+            self.notes.append(text)
+        else:
+            self.unkept_notes += 1
+            self.elided = True
 
     def _close_file(self) -> None:
         if self.current is not None:
             self.kept += self.current.close_hunk()
             self.elided |= self.current.folded
-            self.files.append(self.current)
+            if len(self.files) < self.max_files:
+                self.files.append(self.current)
+            else:  # counted only: its name and hunks are in the raw output (recall)
+                self.unlisted_files += 1
+                self.unlisted.added += self.current.added
+                self.unlisted.removed += self.current.removed
+                self.elided = True
             self.current = None
 
     def finish(self, exit_code: int) -> Iterable[Line]:
@@ -70,16 +91,21 @@ class DiffFilter(BaseFilter):
         return out
 
     def _summary(self) -> list[Line]:
+        notes = [Line(text) for text in self.notes]
+        if self.unkept_notes:
+            notes.append(Line(f"... {self.unkept_notes:,} more lines like these"))
         if not self.files:
-            return [Line(text) for text in self.notes]
-        added = sum(d.added for d in self.files)
-        removed = sum(d.removed for d in self.files)
-        head = f"diff: {plural(len(self.files), 'file')} changed, +{added:,} -{removed:,}"
+            return notes
+        more = self.unlisted
+        added = sum(d.added for d in self.files) + more.added
+        removed = sum(d.removed for d in self.files) + more.removed
+        head = f"diff: {plural(len(self.files) + self.unlisted_files, 'file')} changed, +{added:,} -{removed:,}"
         out = [Line(head)]
         if len(self.files) > 1:
             out.extend(Line(f" {d.name} +{d.added:,} -{d.removed:,}") for d in self.files)
-        out.extend(Line(text) for text in self.notes)
-        return out
+        if self.unlisted_files:
+            out.append(Line(f" ... {plural(self.unlisted_files, 'more file')} +{more.added:,} -{more.removed:,}"))
+        return out + notes
 
 
 def _path(text: str) -> str:
