@@ -49,3 +49,15 @@ def test_suite_error_and_console_block() -> None:
 def test_passing_verbose_run_is_one_line() -> None:
     _, out = run("dayjs_pass_nocoverage_verbose")
     assert out == ["jest: Tests 6 passed, 6 total · Suites 2 passed, 2 total · 1.729 s"]
+
+
+def test_a_table_past_the_row_cap_is_counted_not_held(monkeypatch: object) -> None:
+    """The 49-file table with the cap at 20 rows: the report says how many rows it did not
+    examine, the file count stays the table's, and the filter says it left something out."""
+    from rtk.filters.node import coverage
+
+    monkeypatch.setattr(coverage, "MAX_ROWS", 20)  # type: ignore[attr-defined]
+    filt, out = run("dayjs_plugins_fail_coverage_threshold")
+    assert "coverage (49 files) % stmts/branch/funcs/lines: 96.11/90.52/93.61/96.07" in out
+    assert "  ... 29 more rows not examined (past the first 20)" in out
+    assert filt.elided  # type: ignore[attr-defined]

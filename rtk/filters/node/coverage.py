@@ -5,6 +5,8 @@ The table is read row by row (memory: one small tuple per file) and reported whe
 since the threshold verdicts (`ERROR: Coverage for lines (91%) does not meet global threshold
 (95%)`, `Jest: Coverage for ...`) come after it. Without thresholds the files below the overall
 line coverage are listed, lowest first, up to `SHOW` of them; the rest is elided with a marker.
+At most `MAX_ROWS` rows are held: a longer table (or the same table printed again and again)
+has the rest counted and said, so memory stays bounded whatever the output's size.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ SEPARATOR = re.compile(r"^\s*-{3,}\|[-|]*\s*$")
 THRESHOLD_NEW = re.compile(r"Coverage for (\w+) \(([\d.]+)%\) does not meet \"?([^\"]+?)\"? threshold \(([\d.]+)%\)")
 THRESHOLD_OLD = re.compile(r"\"([^\"]+)\" coverage threshold for (\w+) \(([\d.]+)%\) not met: ([\d.]+)%")
 SHOW = 10
+MAX_ROWS = 20_000  # rows held for the report (a real table of 20,000 files is ~6 MB of them)
 
 
 @dataclass
@@ -40,6 +43,7 @@ class CoverageTable:
     seen: bool = False
     _prefix: list[tuple[int, str]] = field(default_factory=list)
     _held: Row | None = None
+    unread: int = 0  # rows past MAX_ROWS: counted, not examined
 
     def feed(self, text: str) -> bool:
         """Whether the line belongs to the table (and is consumed by it)."""
@@ -81,6 +85,9 @@ class CoverageTable:
         if following is not None and following.depth > held.depth:
             self._prefix.append((held.depth, held.name))
             return
+        if len(self.rows) >= MAX_ROWS:
+            self.unread += 1
+            return
         path = "/".join([n for _, n in self._prefix] + [held.name])
         self.rows.append(Row(path, held.depth, held.values, held.uncovered))
 
@@ -96,12 +103,14 @@ class CoverageTable:
         rest = len(chosen) - SHOW
         if rest > 0:
             lines.append(f"  ... {rest:,} more files {criterion}")
+        if self.unread:
+            lines.append(f"  ... {self.unread:,} more rows not examined (past the first {MAX_ROWS:,})")
         shown = len(lines) - 1
-        return lines, shown < len(self.rows)
+        return lines, shown < len(self.rows) + self.unread
 
     def _total_line(self) -> str:
         total = self.total
-        head = f"coverage ({len(self.rows):,} files) % stmts/branch/funcs/lines"
+        head = f"coverage ({len(self.rows) + self.unread:,} files) % stmts/branch/funcs/lines"
         return f"{head}: {_values(total)}" if total else head
 
     def _selected(self) -> tuple[list[Row], str]:
