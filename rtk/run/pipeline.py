@@ -30,8 +30,12 @@ if TYPE_CHECKING:
     from rtk.filters.base import Filter
 
 HOLD_LINES = 30
+HOLD_BYTES = 1 << 20  # a short output is short in bytes too: lines can be 1 MiB each (the splitter's cap)
 HOLD_SECONDS = 1.0
 TAIL_LINES = 40
+# a line of the raw tail (and of what it is compared with) is kept up to this length: 40 lines
+# of the splitter's 1 MiB each held 40 MiB, and a line that long is recalled, not read
+TAIL_LINE_CHARS = 4096
 SGR = LazyPattern(r"\x1b\[[0-9;:]*m")  # compiled when a terminal's output first has an escape
 TOKEN_MARGIN = 3  # estimated tokens the filtered form must save to be printed instead of raw
 TAIL_HEADER_BYTES, TAIL_HEADER_TOKENS = 80, 24  # room for the raw tail's header when it is cut to size
@@ -178,7 +182,7 @@ class OutputPipeline:
         if not self._lossless:  # the counts and the tail serve the raw-tail rule, which a lossless filter skips
             self._raw_lines += body.count(b"\n")
             self._emitted += printed.count(b"\n")
-            self._tail.extend(_last_lines(body, TAIL_LINES))
+            self._tail.extend(map(_tail_text, _last_lines(body, TAIL_LINES)))
         if printed:
             self.writer.write_bytes(printed, stream)
         return True
@@ -191,7 +195,7 @@ class OutputPipeline:
             return
         self._raw_lines += len(lines)
         if not self._lossless:
-            self._tail.extend(lines)
+            self._tail.extend(map(_tail_text, lines[-TAIL_LINES:]))
         if self._holding:
             self._held_raw.extend(Line(text, stream) for text in lines)
             if unterminated:
@@ -208,7 +212,8 @@ class OutputPipeline:
                 out.extend(self._crashed(exc))
                 out.append(Line(line, stream))
         self._emit(out, open_end=unterminated and out == [Line(lines[-1], stream)])
-        if self._holding and (self._raw_lines >= HOLD_LINES or self._deadline_passed()):
+        if self._holding and (self._raw_lines >= HOLD_LINES or self.raw_bytes >= HOLD_BYTES
+                              or self._deadline_passed()):
             self.release_hold()
 
     def _deadline_passed(self) -> bool:
@@ -226,7 +231,7 @@ class OutputPipeline:
             return
         self._emitted += len(lines)
         if not self._lossless:
-            self._recent_out.extend(text for text, _ in lines[-2 * TAIL_LINES:])
+            self._recent_out.extend(_tail_text(text) for text, _ in lines[-2 * TAIL_LINES:])
         if self._holding:
             self._held_out.extend(lines)
         else:
@@ -342,6 +347,12 @@ def _last_lines(body: bytes, count: int) -> list[str]:
         if start < 0:
             break
     return body[start + 1:end].decode("utf-8", "replace").split("\n")
+
+
+def _tail_text(text: str) -> str:
+    if len(text) <= TAIL_LINE_CHARS:
+        return text
+    return f"{text[:TAIL_LINE_CHARS]} [rtk: {len(text) - TAIL_LINE_CHARS:,} more characters]"
 
 
 def _size(lines: list[Line]) -> int:

@@ -194,3 +194,33 @@ def test_a_summary_that_only_adds_to_a_streamed_output_is_left_out(capfd: pytest
     assert capfd.readouterr().out == raw.decode()  # nothing dropped: the summary would make it larger
     run(KeepMatching(), [(lines_of(60, keep_every=2), Stream.STDOUT)])
     assert capfd.readouterr().out.endswith("summary\n")  # the filter saved room: its summary stays
+
+
+def test_a_raw_tail_line_past_its_length_is_cut_with_a_count(capfd: pytest.CaptureFixture[str]) -> None:
+    """A line of the splitter's 1 MiB in the raw tail: its first 4,096 characters and how many
+    more there were (the tail held 40 such lines, 40 MiB, before)."""
+    from rtk.run.pipeline import TAIL_LINE_CHARS
+
+    long = b"x" * (TAIL_LINE_CHARS + 5000)
+    run(KeepMatching(), [(lines_of(400) + long + b"\nerror: build failed\n", Stream.STDOUT)], exit_code=2)
+    out = capfd.readouterr().out
+    assert f"{'x' * TAIL_LINE_CHARS} [rtk: 5,000 more characters]\n" in out
+    assert out.endswith("error: build failed\n") and "x" * (TAIL_LINE_CHARS + 1) not in out
+
+
+def test_memory_stays_bounded_on_a_few_huge_lines() -> None:
+    """Thirty lines of 1 MiB are not a short output: the hold lets go past HOLD_BYTES, and the
+    tail keeps each line's start only, so little more than one such line is held at a time."""
+    import tracemalloc
+
+    pipeline = OutputPipeline(KeepMatching(keep="x"), Writer(), None, filter_name="test", command="cmd",
+                              hold_seconds=None)
+    line = b"x" * (1 << 20) + b"\n"
+    tracemalloc.start()
+    try:
+        for _ in range(30):
+            pipeline.feed(line, Stream.STDOUT)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 12 << 20, peak  # held every line before: 60 MiB and more
