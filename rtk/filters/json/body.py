@@ -12,7 +12,10 @@ from rtk.filters.base import Line, Stream
 from rtk.filters.json.outline import MAX_LINES, outline
 
 SPLITTER_CUT = 64 * 1024 - 4  # pieces at least this long (in bytes) were cut by the splitter
-MAX_HOLD = 32 * 1024 * 1024
+# characters held for an outline; past them the body is printed as it came. Parsing is what
+# costs memory (Python objects: ~6x the text), so this bounds the peak: an 8 MB document parses
+# within ~65 MB, where a 32 MB one took ~200 MB
+MAX_HOLD = 8 * 1024 * 1024
 
 
 class JsonBody:
