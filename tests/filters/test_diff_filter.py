@@ -102,4 +102,4 @@ def test_a_diff_of_any_size_holds_a_bounded_summary() -> None:
     finally:
         tracemalloc.stop()
     assert held < 3_000_000, held  # the 2,000 listed files (30,000 held 10 MB)
-    assert list(filt.finish(1))[0].text == "diff: 30,000 files changed, +30,000 -30,000"
+    assert next(iter(filt.finish(1))).text == "diff: 30,000 files changed, +30,000 -30,000"

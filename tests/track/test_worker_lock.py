@@ -59,11 +59,11 @@ def test_unlock_frees_it_for_others_while_the_holder_keeps_its_descriptor(tmp_pa
     try:
         assert try_lock(fd)
         assert try_lock(fd)  # a process's own lock is no obstacle to it
-        check = [sys.executable, "-c", HOLD, str(lock)]
-        refused = subprocess.run(check, input="\n", capture_output=True, text=True, timeout=30)
+        holder = [sys.executable, "-c", HOLD, str(lock)]
+        refused = subprocess.run(holder, input="\n", capture_output=True, text=True, timeout=30, check=False)
         assert refused.stdout == "refused\n"
         unlock(fd)
-        taken = subprocess.run(check, input="\n", capture_output=True, text=True, timeout=30)
+        taken = subprocess.run(holder, input="\n", capture_output=True, text=True, timeout=30, check=False)
         assert taken.stdout == "held\n"
     finally:
         os.close(fd)

@@ -150,8 +150,8 @@ class StageCode:
                 f"{found} = {names.add(finder(group.spec.pattern), 'search')}({self._probe(text)})",
                 f"if {found} is None:", *_indent(ungrouped), "else:", f"    {key.format(found)}",
                 f"    bucket = {buckets}.get(key)",
-                f"    if group_held >= {names.add(group.BUDGET, 'budget')} or bucket is None and "
-                f"len({buckets}) >= {names.add(group.spec.max_groups, 'max_groups')}:",
+                (f"    if group_held >= {names.add(group.BUDGET, 'budget')} or bucket is None and "
+                 f"len({buckets}) >= {names.add(group.spec.max_groups, 'max_groups')}:"),
                 *_indent(ungrouped, 2), "    else:", "        if bucket is None:",
                 f"            bucket = {buckets}[key] = {names.add(_Bucket, 'Bucket')}({names.add(group.tail_items, 'tail')})",
                 "        bucket.count += 1", f"        group_held += len({text}) + 16",

@@ -16,8 +16,8 @@ already on screen, so a failing run needs no raw tail appended.
 """
 from __future__ import annotations
 
-from itertools import islice  # (built in)
 from _operator import eq, methodcaller  # `operator` is a Python module around it: ~0.4 ms to load
+from itertools import islice  # (built in)
 
 from rtk.filters.base import BaseFilter, FilterContext, LazyPattern, Line, Stream, strip_ansi
 

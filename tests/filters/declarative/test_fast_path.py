@@ -339,4 +339,4 @@ def test_a_scanning_member_is_tried_only_on_lines_holding_its_literal() -> None:
     gates = {name: value for name, value in names.values.items() if name.startswith("literal")}
     assert list(gates.values()) == ["deleting"] and f"{next(iter(gates))} in probe" in expr
     unions = [getattr(v, "__self__", None) for name, v in names.values.items() if name.startswith("search")]
-    assert [u.pattern for u in unions if u is not None][0] == "^(?:(?:\\s*$)|(?:Destroying \\())"
+    assert next(u.pattern for u in unions if u is not None) == "^(?:(?:\\s*$)|(?:Destroying \\())"
