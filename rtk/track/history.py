@@ -82,22 +82,52 @@ class TrackingError(Exception):
 
 
 def connect(path: Path | None = None) -> sqlite3.Connection:
-    """Open (creating 0600 if needed) and migrate the database; TrackingError when unusable."""
+    """Open (creating 0600 if needed) and migrate the database; TrackingError when unusable.
+
+    Setting up can meet "database is locked" at once, busy_timeout or not: SQLite does not wait
+    in every case (switching a new file to WAL while others open it, reading a schema another
+    connection is changing), so that setup is tried again, with growing pauses, until the same
+    timeout has passed (32 writers racing on a new file failed one in a few hundred runs)."""
     path = path or paths.db_path()
+    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+    pause = 0.01
+    while True:
+        try:
+            return _open(path)
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc) or time.monotonic() + pause > deadline:
+                raise classify(path, exc) from None
+        time.sleep(pause)
+        pause = min(pause * 2, 0.5)
+
+
+def _open(path: Path) -> sqlite3.Connection:
     try:
         _create_private(path)
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
-    except (OSError, sqlite3.Error) as exc:
+    except OSError as exc:
+        raise classify(path, exc) from None
+    except sqlite3.OperationalError:
+        raise
+    except sqlite3.Error as exc:
         raise classify(path, exc) from None
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         migrate(conn)
+    except sqlite3.OperationalError:
+        conn.close()
+        raise
     except sqlite3.Error as exc:
         conn.close()
         raise classify(path, exc) from None
     return conn
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    message = str(exc).lower()
+    return "locked" in message or "busy" in message
 
 
 def _create_private(path: Path) -> None:

@@ -129,3 +129,44 @@ def test_project_is_the_git_toplevel_else_cwd(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
     assert tracking.project_root(str(plain)) == str(plain)
+
+
+def test_a_setup_that_finds_the_database_locked_is_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite can answer "database is locked" at once while others open a new file, whatever
+    busy_timeout says: connect waits and tries again instead of failing the writer."""
+    import sqlite3
+
+    real, failures = tracking.migrate, []
+
+    def flaky(conn: sqlite3.Connection) -> None:
+        if len(failures) < 2:
+            failures.append(1)
+            raise sqlite3.OperationalError("database is locked")
+        real(conn)
+
+    monkeypatch.setattr(tracking, "migrate", flaky)
+    conn = tracking.connect(tmp_path / "h.db")
+    tracking.insert(conn, make_run())
+    conn.close()
+    assert failures == [1, 1] and count_rows(tmp_path / "h.db") == 1
+
+
+def test_a_lasting_lock_or_another_error_still_fails_with_its_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    def broken(conn: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(tracking, "migrate", broken)
+    with pytest.raises(tracking.TrackingError) as caught:
+        tracking.connect(tmp_path / "h.db")
+    assert caught.value.kind == "read-only"
+    monkeypatch.setattr(tracking, "BUSY_TIMEOUT_SECONDS", 0.05)
+
+    def locked(conn: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(tracking, "migrate", locked)
+    with pytest.raises(tracking.TrackingError) as caught:
+        tracking.connect(tmp_path / "h.db")
+    assert caught.value.kind == "unavailable" and "locked" in str(caught.value)
