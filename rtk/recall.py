@@ -3,8 +3,9 @@
 Raw bytes are spooled to disk while they stream (never held in memory), hashed so the id depends
 only on the content (deterministic hint lines keep an agent's prompt cache warm), and kept only
 when a filter elided something. The hash starts when the id is first asked for or when the bytes
-outgrow memory: most runs keep nothing and never load the hash module (a shared library, ~0.3 ms). At most `max_bytes_per_entry` is kept: the spool
-rotates, and the tail is stored with a marker saying how much of the head was dropped.
+outgrow memory: most runs keep nothing and never load the hash module (a shared library, ~0.3
+ms). At most `max_bytes_per_entry` is kept: the spool rotates, and the tail is stored with a
+marker saying how much of the head was dropped.
 """
 from __future__ import annotations
 

@@ -94,7 +94,9 @@ def connect(path: Path | None = None) -> sqlite3.Connection:
     while True:
         try:
             return _open(path)
-        except sqlite3.OperationalError as exc:
+        except OSError as exc:
+            raise classify(path, exc) from None
+        except sqlite3.Error as exc:
             if not _is_busy(exc) or time.monotonic() + pause > deadline:
                 raise classify(path, exc) from None
         time.sleep(pause)
@@ -102,32 +104,22 @@ def connect(path: Path | None = None) -> sqlite3.Connection:
 
 
 def _open(path: Path) -> sqlite3.Connection:
-    try:
-        _create_private(path)
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
-    except OSError as exc:
-        raise classify(path, exc) from None
-    except sqlite3.OperationalError:
-        raise
-    except sqlite3.Error as exc:
-        raise classify(path, exc) from None
+    _create_private(path)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         migrate(conn)
-    except sqlite3.OperationalError:
+    except sqlite3.Error:
         conn.close()
         raise
-    except sqlite3.Error as exc:
-        conn.close()
-        raise classify(path, exc) from None
     return conn
 
 
-def _is_busy(exc: sqlite3.OperationalError) -> bool:
+def _is_busy(exc: sqlite3.Error) -> bool:
     message = str(exc).lower()
-    return "locked" in message or "busy" in message
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in message or "busy" in message)
 
 
 def _create_private(path: Path) -> None:

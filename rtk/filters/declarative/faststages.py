@@ -159,7 +159,5 @@ class StageCode:
                 '            bucket.head.append(item or "")', "        else:", '            bucket.tail.append(item or "")']
 
 
-
-
 def _indent(code: list[str], depth: int = 1) -> list[str]:
     return ["    " * depth + line for line in code]

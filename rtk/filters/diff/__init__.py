@@ -6,8 +6,8 @@ change (a skipped run of context shows as ` ...`); a hunk with more changed line
 `Binary files ... differ` and error lines are kept verbatim; the `diff -ru a b` lines and the
 timestamps of `---`/`+++` go. The summary needs the whole diff, so the compact form is held
 until diff ends (diff is fast); it lists up to `diff_max_files` files (2,000) and keeps up to
-`diff_max_notes` notes (2,000), and counts the rest, so memory stays bounded on any diff. Formats that are not unified (normal, `-c`, `-q`, `-y`, `-e`)
-pass through exactly.
+`diff_max_notes` notes (2,000), and counts the rest, so memory stays bounded on any diff.
+Formats that are not unified (normal, `-c`, `-q`, `-y`, `-e`) pass through exactly.
 """
 from __future__ import annotations
 

@@ -28,8 +28,7 @@ class DiffFilter(BaseFilter):
         self.max_notes = ctx.limit("diff_max_notes", 2000)
         self.kept = 0
         self.files: list[FileDiff] = []
-        self.unlisted = FileDiff("")  # the counts of the files past max_files
-        self.unlisted_files = 0
+        self.unlisted_files = self.unlisted_added = self.unlisted_removed = 0  # the files past max_files
         self.notes: list[str] = []  # `Only in`, binary files, errors: printed with the summary
         self.unkept_notes = 0
         self.current: FileDiff | None = None
@@ -77,8 +76,8 @@ class DiffFilter(BaseFilter):
                 self.files.append(self.current)
             else:  # counted only: its name and hunks are in the raw output (recall)
                 self.unlisted_files += 1
-                self.unlisted.added += self.current.added
-                self.unlisted.removed += self.current.removed
+                self.unlisted_added += self.current.added
+                self.unlisted_removed += self.current.removed
                 self.elided = True
             self.current = None
 
@@ -96,15 +95,15 @@ class DiffFilter(BaseFilter):
             notes.append(Line(f"... {self.unkept_notes:,} more lines like these"))
         if not self.files:
             return notes
-        more = self.unlisted
-        added = sum(d.added for d in self.files) + more.added
-        removed = sum(d.removed for d in self.files) + more.removed
+        added = sum(d.added for d in self.files) + self.unlisted_added
+        removed = sum(d.removed for d in self.files) + self.unlisted_removed
         head = f"diff: {plural(len(self.files) + self.unlisted_files, 'file')} changed, +{added:,} -{removed:,}"
         out = [Line(head)]
         if len(self.files) > 1:
             out.extend(Line(f" {d.name} +{d.added:,} -{d.removed:,}") for d in self.files)
         if self.unlisted_files:
-            out.append(Line(f" ... {plural(self.unlisted_files, 'more file')} +{more.added:,} -{more.removed:,}"))
+            out.append(Line(f" ... {plural(self.unlisted_files, 'more file')} "
+                            f"+{self.unlisted_added:,} -{self.unlisted_removed:,}"))
         return out + notes
 
 
