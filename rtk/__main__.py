@@ -105,7 +105,10 @@ def _dispatch(args: list[str]) -> int:
 
 
 def _click(args: list[str]) -> int:
+    from rtk import collect_garbage_again
     from rtk.cli.group import main as cli_main
+
+    collect_garbage_again()  # the verbs for people may read a whole history or output
 
     return cli_main(args)
 

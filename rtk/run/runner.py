@@ -18,7 +18,7 @@ import os
 import sys
 import time
 
-from rtk import config
+from rtk import collect_garbage_again, config
 from rtk.filters import registry as filters
 from rtk.run import pty_child
 from rtk.run.child import which
@@ -86,6 +86,7 @@ def run_command(argv: list[str], filter_name: str | None = None, *, no_tty: bool
     from rtk.run.output import RunOutput
 
     output = RunOutput(argv, name, cfg, started=started, t0=t0, colour_fds=terminal.colour_fds)
+    collect_garbage_again()  # what starting allocated is loaded for good; the output may be long
     open_fds = dict(spawned.fds)
     if fast_finish.drain(spawned.child, open_fds, output, early.received):
         status = exit_status(spawned.child.wait())
