@@ -21,7 +21,6 @@ from rtk.filters.base import FilterContext, LazyPattern, Line, Stream, ansi_re, 
 from rtk.recall import RawSpool
 from rtk.run.estimate import pieces
 from rtk.run.splitter import LineSplitter
-from rtk.shell.quote import join_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -133,7 +132,7 @@ class OutputPipeline:
     """Feed it the child's chunks per stream, then `finish(exit_code)` once both streams ended."""
 
     def __init__(self, filt: Filter, writer: Writer, spool: RawSpool | None, *, filter_name: str,
-                 command: str, on_raw: Callable[[bytes], None] | None = None,
+                 command: str | Sequence[str], on_raw: Callable[[bytes], None] | None = None,
                  hold_seconds: float | None = HOLD_SECONDS) -> None:
         self.filter = filt
         self.filter_name = filter_name
@@ -327,12 +326,21 @@ class OutputPipeline:
             kept.append(text)
         return kept[::-1]
 
+    def _command_line(self) -> str:
+        """The command as a shell line, for the recall entry (argv is quoted only for a kept run:
+        most runs keep nothing and never load the quoting module)."""
+        if isinstance(self._command, str):
+            return self._command
+        from rtk.shell.quote import join_words
+
+        return join_words(self._command)
+
     def _store(self, recall_id: str | None, exit_code: int) -> None:
         if self._spool is None:
             return
         try:
             if recall_id:
-                self._spool.keep(self._command, exit_code)
+                self._spool.keep(self._command_line(), exit_code)
             else:
                 self._spool.discard()
         except OSError as exc:
@@ -408,7 +416,7 @@ def build_pipeline(argv: Sequence[str], filter_name: str, cfg: config.Config, wr
     ctx = FilterContext(tuple(argv), cfg.recall_enabled, cfg.limits)
     spool = _open_spool(cfg)
     return OutputPipeline(filters.load(filter_name, ctx), writer, spool, filter_name=filter_name,
-                          command=join_words(argv), on_raw=on_raw,  # type: ignore[arg-type]
+                          command=tuple(argv), on_raw=on_raw,  # type: ignore[arg-type]
                           hold_seconds=hold_seconds)
 
 
