@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, strip_ansi
 
 from .definition import FilterDef
-from .fastfeed import BlockFeed, LineFeed, block_feed, line_feed
+from .fastfeed import BlockFeed, LineFeed, block_feed, line_feed, short_block_feed
 from .pattern import LINE_CAP
 from .pipeline import RulePipeline
 from .rules import Rules
@@ -59,6 +59,7 @@ class DeclarativeFilter(BaseFilter):
         self.active: RulePipeline | None = None
         self._line_feed: LineFeed = self._hold
         self._block: BlockFeed | None = None
+        self._short_block: tuple[BlockFeed, int] | None = None
         self._plain_lines = 0  # lines left on the plain path before the generated one
         self._elided = False
         if not self.holding:
@@ -77,7 +78,7 @@ class DeclarativeFilter(BaseFilter):
         never pays for generating code), then `feed` becomes the generated line function itself
         (one call per line); both work on the same pipeline state."""
         self.active = pipeline = RulePipeline(rules)
-        self._block = None
+        self._block = self._short_block = None
         self._plain_lines = 0 if self.reference else FAST_AFTER
         self._line_feed = self._plain_feed
         if not self._plain_lines and not self.reference:  # the reference never takes the fast path
@@ -119,8 +120,12 @@ class DeclarativeFilter(BaseFilter):
             if _adds_escapes(self.active.rules):
                 return None
             self._block = block_feed(self.active)
+            self._short_block = short_block_feed(self.active)
+        block = self._block
+        if self._short_block is not None and max(map(len, lines)) <= self._short_block[1]:
+            block = self._short_block[0]  # no text can pass the regex window: no test of it
         try:
-            return self._block(lines)
+            return block(lines)
         except Exception as exc:  # noqa: BLE001 - the lines go to the line path, which reports it
             self._line_feed = self.feed = _raiser(exc)  # type: ignore[method-assign,assignment]
             return None

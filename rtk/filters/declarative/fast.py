@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from operator import itemgetter
 
+from .growth import ends_at_line_end
 from .matchers import branch_prefixes, top_level_branches
 from .pattern import LINE_CAP, AnyOf, Replacement, ReplacementParts, required_literal
 from .rules import ReplaceRule
@@ -180,13 +181,15 @@ def _prefixed(members: list[re.Pattern[str]], test: str, var: str, names: Names)
 _TRAILING = {r"\s+$": None, r"\s*$": None, r" +$": " ", r" *$": " ", r"[ \t]+$": " \t", r"[ \t]*$": " \t"}
 
 
-def replace_code(rule: ReplaceRule, names: Names) -> list[str]:
+def replace_code(rule: ReplaceRule, names: Names, *, short: bool = False) -> list[str]:
     """Statements that rewrite `text` as `pattern.sub(template, text[:CAP]) + text[CAP:]` does.
 
     Behind the rule's literal and anchored prefix. Trailing whitespace -> "" is `str.rstrip`;
     an anchored pattern matches at most once, at 0, so it is one `search` and the expanded match
     in front of the line's rest (an empty match at 0 lets `sub` try again there: that case, and
-    lines past the window, take `sub` itself)."""
+    lines past the window, take `sub` itself). `short`: every text is within the window and holds
+    no newline (growth.py decides when), so no length or newline test is written, and a match
+    that must reach the line's end is the whole replacement."""
     pattern, template, parts = rule
     text = pattern.pattern
     general = names.add(_sub(pattern, template), "general")
@@ -205,17 +208,25 @@ def replace_code(rule: ReplaceRule, names: Names) -> list[str]:
         return [f"if text.startswith({names.add(head, 'prefix')}):"] + ["    " + line for line in body]
     if template == "" and text in _TRAILING:
         chars = names.add(_TRAILING[text], "chars")
-        body = [f"text = text.rstrip({chars}) if len(text) <= CAP and text[-1:] != NEWLINE else {general}(text)"]
+        body = [f"text = text.rstrip({chars})" if short else
+                f"text = text.rstrip({chars}) if len(text) <= CAP and text[-1:] != NEWLINE else {general}(text)"]
     elif suffix and plain:
         # `TEXT$`: one match at most, the line's last characters (`$` also matches before a final
         # newline, and past the window the line's end is not the regex's: `sub` for those)
-        body = [f"if len(text) > CAP or text[-1:] == NEWLINE: text = {general}(text)",
-                f"elif text.endswith({names.add(suffix, 'suffix')}):",
-                f"    text = text[:{-len(suffix)}] + {names.add(''.join(parts), 'replacement')}"]  # type: ignore[arg-type]
+        ending = [f"if text.endswith({names.add(suffix, 'suffix')}):",
+                  f"    text = text[:{-len(suffix)}] + {names.add(''.join(parts), 'replacement')}"]  # type: ignore[arg-type]
+        body = ending if short else [f"if len(text) > CAP or text[-1:] == NEWLINE: text = {general}(text)",
+                                     "el" + ending[0], ending[1]]
     elif anchored(text):
-        body = [f"found = {names.add(pattern.match, 'match')}(text if len(text) <= CAP else text[:CAP])",
-                "if found is not None:", "    end = found.end()",
-                f"    text = {_expansion(parts, pattern.groups, names)} + text[end:] if end else {general}(text)"]
+        subject = "text" if short else "text if len(text) <= CAP else text[:CAP]"
+        body = [f"found = {names.add(pattern.match, 'match')}({subject})", "if found is not None:"]
+        if short and ends_at_line_end(pattern):  # the match is the whole line (an empty one: "")
+            body.append(f"    text = {_expansion(parts, pattern.groups, names)}")
+        else:
+            body += ["    end = found.end()",
+                     f"    text = {_expansion(parts, pattern.groups, names)} + text[end:] if end else {general}(text)"]
+    elif short:
+        body = [f"text = {names.add(pattern.sub, 'sub')}({names.add(template, 'template')}, text)"]
     else:
         body = [f"text = {general}(text)"]
     if not conditions:

@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterable
 
 from rtk.filters.base import Line, Stream, strip_ansi
 
-from .fast import Names, any_test_expr, one_test_expr, replace_code
+from .fast import Names, anchored, any_test_expr, one_test_expr, replace_code
 from .faststages import StageCode
+from .growth import short_line_bound
 from .pattern import LINE_CAP, AnyOf
 from .pipeline import RulePipeline
 from .rules import Section
@@ -48,14 +49,23 @@ def line_feed(pipeline: RulePipeline, pass_stderr: bool) -> LineFeed:
     return _build(names, "\n".join(head + _indent(stages.attributes(code), 1)), "feed")  # type: ignore[return-value]
 
 
-def block_feed(pipeline: RulePipeline) -> BlockFeed:
+def block_feed(pipeline: RulePipeline, *, short: bool = False) -> BlockFeed:
     """`block(lines) -> texts`: `feed` over a list of lines (one stream's), the kept texts.
-    The lines hold no escape code (`feed_block` strips them first, or takes the line path)."""
+    The lines hold no escape code (`feed_block` strips them first, or takes the line path).
+    `short`: for lines within `short_line_bound` only (no window tests)."""
     names = _names(pipeline)
     stages = StageCode(pipeline, names, _LOOP[1])
-    loop = ["for text in lines:"] + _indent(_body(pipeline, names, stages, _LOOP[0], plain=True), 1)
+    loop = ["for text in lines:"] + _indent(_body(pipeline, names, stages, _LOOP[0], plain=True, short=short), 1)
     code = ["kept_texts = []", "append = kept_texts.append"] + _guarded(stages, loop) + ["return kept_texts"]
     return _build(names, "\n".join(["def block(lines):"] + _indent(code, 1)), "block")  # type: ignore[return-value]
+
+
+def short_block_feed(pipeline: RulePipeline) -> tuple[BlockFeed, int] | None:
+    """`block_feed` without the window tests, and the longest line it may be given (growth.py),
+    or None when the replace rules give no such bound."""
+    rules = pipeline.rules.replace
+    bound = short_line_bound(rules, [anchored(pattern.pattern) for pattern, _, _ in rules])
+    return (block_feed(pipeline, short=True), bound) if bound is not None else None
 
 
 def _returns_once(pipeline: RulePipeline) -> bool:
@@ -86,13 +96,14 @@ def _indent(code: list[str], depth: int) -> list[str]:
     return ["    " * depth + line for line in code]
 
 
-def _body(pipeline: RulePipeline, names: Names, stages: StageCode, drop: str, *, plain: bool = False) -> list[str]:
+def _body(pipeline: RulePipeline, names: Names, stages: StageCode, drop: str, *, plain: bool = False,
+          short: bool = False) -> list[str]:
     """One line's work on `text`, from strip_ansi (unless the lines are `plain`: without
-    escape codes) to the kept line's stages."""
+    escape codes) to the kept line's stages (`short`: every text within the window)."""
     rules = pipeline.rules
     code = ['if "\\x1b" in text: text = strip_ansi(text)'] if rules.strip_ansi and not plain else []
-    code += [line for rule in rules.replace for line in replace_code(rule, names)]
-    code.append("probe = text if len(text) <= CAP else text[:CAP]")
+    code += [line for rule in rules.replace for line in replace_code(rule, names, short=short)]
+    code.append("probe = text" if short else "probe = text if len(text) <= CAP else text[:CAP]")
     if any(counter.sum_group is not None for counter in rules.counters.values()):
         # a counter summing a group: the plain path (at most one line when `out` returns)
         return code + [f"for kept in general(text): {stages.out.format('kept')}", drop]
