@@ -84,6 +84,7 @@ def test_the_byte_path_prints_what_the_line_path_prints_around_the_bound(
     replace = spec.rules.replace
     bound = short_line_bound(replace, [anchored(pattern.pattern) for pattern, _, _ in replace])
     assume(bound is not None)
+    assert bound is not None
     width = data.draw(st.sampled_from([bound - 1, bound, bound + 1, LINE_CAP - 2, LINE_CAP + 3]))
     long_line = data.draw(TEXTS)
     long_line = (long_line * (width // max(len(long_line), 1) + 1))[:max(width, 0)]
@@ -100,7 +101,12 @@ def test_a_block_of_short_lines_runs_the_variant(monkeypatch: pytest.MonkeyPatch
     assert filt._short_block is not None  # which variant ran is the point here
     calls: list[int] = []
     short, bound = filt._short_block
-    monkeypatch.setattr(filt, "_short_block", (lambda lines: calls.append(len(lines)) or short(lines), bound))
+
+    def counted(lines: list[str]) -> list[str]:
+        calls.append(len(lines))
+        return short(lines)
+
+    monkeypatch.setattr(filt, "_short_block", (counted, bound))
     filt.feed_block(body * 3, Stream.STDOUT)
     filt.feed_block(body[:-1] + b" " * LINE_CAP + b"\n", Stream.STDOUT)  # past the bound: the general block
     assert calls == [3]
