@@ -188,7 +188,14 @@ def _chain(rules: list[Rule], text: str) -> str:
     return text
 
 
+# filters whose rewrites rely on a line holding no newline (the splitter cuts every line there):
+# markdownlint's classes drop `\n` (`[^:]` for `[^:\n]`), which SRE tests ~35% faster
+NEWLINE_FREE = frozenset({"markdownlint"})
+
+
 def _assert_same(name: str, text: str) -> None:
+    if name in NEWLINE_FREE:
+        text = text.replace("\n", " ")
     old_rules, new_rules = COMPILED[name]["old"], COMPILED[name]["new"]
     for index, (originals, rule) in enumerate(zip(COMPILED[name]["stands_for"], new_rules)):
         if len(originals) == 1:  # one rule for one: the same answers, groups included
