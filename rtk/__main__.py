@@ -52,6 +52,9 @@ def _exit_now(code: int) -> None:
                 stream.flush()
         except (OSError, ValueError):
             pass
+    bundle = sys.modules.get("rtk.bundle")  # installed by bin/rtk only
+    if bundle is not None:
+        bundle.refresh()  # after the output: a run that loaded a module the slow way writes it down
     os._exit(code)
 
 
