@@ -10,7 +10,8 @@ A module is served from the bundle only while its source file has the mtime and 
 recorded (one stat, as the normal import makes); a changed or new module, or a missing or broken
 bundle, is imported the normal way, and the process that saw it writes a fresh bundle as it
 ends (`refresh`, after its output is flushed). Only `bin/rtk` installs the finder:
-`python -m rtk`, the tests and library users import as usual; `RTK_NO_BUNDLE=1` turns it off.
+`python -m rtk`, the tests and library users import as usual; `RTK_NO_BUNDLE=1` turns it off,
+and where Python writes no bytecode (`PYTHONDONTWRITEBYTECODE`) no bundle is written either.
 """
 from __future__ import annotations
 
@@ -82,7 +83,7 @@ def refresh() -> None:
     """When this run imported an rtk module the normal way, write a bundle of every current rtk
     module now loaded (the earlier bundle's current entries kept). Never raises."""
     finder = _installed[0] if _installed else None
-    if finder is None or not finder.missed:
+    if finder is None or not finder.missed or sys.dont_write_bytecode:  # -B / PYTHONDONTWRITEBYTECODE
         return
     try:
         modules = {name: entry for name, entry in finder.modules.items() if _current(entry)}

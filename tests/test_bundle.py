@@ -94,3 +94,8 @@ def test_a_package_it_cannot_write_beside_uses_the_data_dirs_cache(copy: Path) -
 def test_rtk_no_bundle_imports_the_normal_way(copy: Path) -> None:
     assert _run(copy, "true").returncode == 0
     assert _probe(copy, RTK_NO_BUNDLE="1")[0] != "BundleFinder"
+
+
+def test_no_bundle_is_written_where_python_writes_no_bytecode(copy: Path) -> None:
+    assert _run(copy, "true", PYTHONDONTWRITEBYTECODE="1").returncode == 0
+    assert not list((copy / "rtk").glob("__pycache__/hot-modules.*"))
