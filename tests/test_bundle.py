@@ -96,6 +96,27 @@ def test_rtk_no_bundle_imports_the_normal_way(copy: Path) -> None:
     assert _probe(copy, RTK_NO_BUNDLE="1")[0] != "BundleFinder"
 
 
-def test_no_bundle_is_written_where_python_writes_no_bytecode(copy: Path) -> None:
+def test_where_python_writes_no_bytecode_the_bundle_goes_to_the_data_dir_only(copy: Path) -> None:
+    # an install without .pyc files under PYTHONDONTWRITEBYTECODE would compile every module on
+    # every call: the bundle still serves it, from rtk's own data dir, never beside the package
     assert _run(copy, "true", PYTHONDONTWRITEBYTECODE="1").returncode == 0
     assert not list((copy / "rtk").glob("__pycache__/hot-modules.*"))
+    assert not list((copy / "rtk").rglob("*.pyc"))
+    assert sorted((copy / "data" / "rtk" / "cache").glob("hot-modules.*.marshal"))
+    assert _probe(copy, PYTHONDONTWRITEBYTECODE="1")[0::3] == ["BundleFinder", False]
+    assert _run(copy, "true", PYTHONDONTWRITEBYTECODE="1").returncode == 0
+    assert not list((copy / "rtk").glob("__pycache__/hot-modules.*"))
+
+
+def test_two_installs_sharing_a_data_dir_keep_a_bundle_each(copy: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    other = tmp_path_factory.mktemp("other")
+    shutil.copytree(copy / "rtk", other / "rtk")
+    shutil.copy(copy / "rtk-script", other / "rtk-script")  # (a script's own dir comes first on sys.path)
+    data = {"XDG_DATA_HOME": str(copy / "data"), "PYTHONDONTWRITEBYTECODE": "1"}
+    for package in (copy, other):  # each writes its own bundle into the one shared data dir
+        env = {**_env(package), **data}
+        subprocess.run([sys.executable, str(package / "rtk-script"), "true"], env=env, cwd=package, check=True,
+                       timeout=60)
+    assert len(sorted((copy / "data" / "rtk" / "cache").glob("hot-modules.*.marshal"))) == 2
+    for package in (copy, other):  # and each is served from its own, so neither rewrites it
+        assert _probe(package, **data)[0::3] == ["BundleFinder", False]
