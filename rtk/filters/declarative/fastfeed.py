@@ -12,6 +12,7 @@ source holds generated names only; every pattern and literal is a value in its n
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from rtk.filters.base import Line, Stream, strip_ansi
@@ -27,6 +28,7 @@ from .stages import lines_marker
 LineFeed = Callable[[str, Stream], Iterable[Line]]
 BlockFeed = Callable[[list[str]], list[str]]
 _LOOP = ("continue", "append({})")
+_PROBE = re.compile(r"(?<![\w.])probe\b")
 _RETURN = ("return ()", "return (new(Line, ({}, stream)),)")
 
 
@@ -114,8 +116,17 @@ def _body(pipeline: RulePipeline, names: Names, stages: StageCode, drop: str, *,
         code.append(f"if {one_test_expr(counter.pattern, 'probe', names)}: counts[{names.add(name, 'name')}] += 1")
     chain = stages.chain("text")  # first: it names the stages' state, which _close hands over
     if not rules.sections:
-        return code + _kept(rules.strip, rules.keep_only, names, drop) + chain
-    return code + _sections(pipeline, names, stages, drop) + chain
+        return _without_unread_probe(code + _kept(rules.strip, rules.keep_only, names, drop) + chain)
+    return _without_unread_probe(code + _sections(pipeline, names, stages, drop) + chain)
+
+
+def _without_unread_probe(code: list[str]) -> list[str]:
+    """The line's window is made for the tests that read it; with none (a filter of windows,
+    cuts or replaces only) it would cost a length test and a store on every line for nothing."""
+    at = next(i for i, line in enumerate(code) if line.startswith("probe = "))
+    if any(_PROBE.search(line) for line in code[at + 1:]):
+        return code
+    return code[:at] + code[at + 1:]
 
 
 def _kept(strip: AnyOf | None, keep_only: AnyOf | None, names: Names, drop: str) -> list[str]:
