@@ -109,12 +109,12 @@ class DeclarativeFilter(BaseFilter):
             lines = [strip_ansi(line) if "\x1b" in line else line for line in lines]  # its first step
             if any("\x1b" in line for line in lines):
                 return None
-        texts = lines if passed else self._run_block(lines)
+        texts = lines if passed else self._run_block(lines, body)
         if texts is None:
             return None
         return ("\n".join(texts) + "\n").encode("utf-8", "replace") if texts else b""
 
-    def _run_block(self, lines: list[str]) -> list[str] | None:
+    def _run_block(self, lines: list[str], body: bytes) -> list[str] | None:
         assert self.active is not None
         if self._block is None:
             if _adds_escapes(self.active.rules):
@@ -122,7 +122,7 @@ class DeclarativeFilter(BaseFilter):
             self._block = block_feed(self.active)
             self._short_block = short_block_feed(self.active)
         block = self._block
-        if self._short_block is not None and max(map(len, lines)) <= self._short_block[1]:
+        if self._short_block is not None and lines_shorter_than(body, self._short_block[1]):
             block = self._short_block[0]  # no text can pass the regex window: no test of it
         try:
             return block(lines)
@@ -181,6 +181,23 @@ class DeclarativeFilter(BaseFilter):
 
     def progress(self) -> Mapping[str, int]:
         return dict(self.active.counts) if self.active is not None else {}
+
+
+def lines_shorter_than(body: bytes, bound: int) -> bool:
+    """Whether every line of `body` (whole lines, each ending in a newline) has fewer than
+    `bound` characters, or False where that would take a closer look. A line of 2*step - 1 bytes
+    or more covers a whole aligned stretch of `step` bytes, so a newline in each stretch (one
+    memchr apiece) bounds every line at 2*step - 2 bytes, and a line has no more characters than
+    bytes. ~10 ns a line at bound 4,096 where `max(map(len, lines))` took ~100 on the
+    development machine."""
+    step = bound // 2
+    if step < 1:
+        return False
+    find = body.find
+    for start in range(0, len(body), step):
+        if find(b"\n", start, start + step) < 0:
+            return False
+    return True
 
 
 def _adds_escapes(rules: Rules) -> bool:

@@ -63,12 +63,9 @@ def block_feed(pipeline: RulePipeline, *, short: bool = False) -> BlockFeed:
 
 
 def short_block_feed(pipeline: RulePipeline) -> tuple[BlockFeed, int] | None:
-    """`block_feed` without the window tests, and the longest line it may be given (growth.py),
-    or None when the replace rules give no such bound. Without replace rules it would save one
-    test a line, no more than finding the block's longest line costs (~40 ns a line): None."""
+    """`block_feed` without the window tests, and the longest line it may be given (growth.py:
+    LINE_CAP without replace rules), or None when the replace rules give no such bound."""
     rules = pipeline.rules.replace
-    if not rules:
-        return None
     bound = short_line_bound(rules, [anchored(pattern.pattern) for pattern, _, _ in rules])
     return (block_feed(pipeline, short=True), bound) if bound is not None else None
 

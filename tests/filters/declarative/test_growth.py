@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rtk.filters.base import Stream
-from rtk.filters.declarative.engine import DeclarativeFilter
+from rtk.filters.declarative.engine import DeclarativeFilter, lines_shorter_than
 from rtk.filters.declarative.fast import anchored
 from rtk.filters.declarative.growth import ends_at_line_end, rule_growth, short_line_bound
 from rtk.filters.declarative.pattern import LINE_CAP, compile_pattern, replacement_parts, replacement_template
@@ -117,3 +117,16 @@ def test_a_block_of_short_lines_runs_the_variant(monkeypatch: pytest.MonkeyPatch
     filt.feed_block(body * 3, Stream.STDOUT)
     filt.feed_block(body[:-1] + b" " * LINE_CAP + b"\n", Stream.STDOUT)  # past the bound: the general block
     assert calls == [3]
+
+
+@settings(max_examples=300, deadline=None)
+@given(lengths=st.lists(st.integers(0, 90), min_size=1, max_size=30), bound=st.integers(0, 70),
+       wide=st.booleans())
+def test_lines_shorter_than_never_lets_a_long_line_through(lengths: list[int], bound: int, wide: bool) -> None:
+    body = "".join(("é" if wide else "a") * n + "\n" for n in lengths).encode()
+    verdict = lines_shorter_than(body, bound)
+    if verdict:  # never wrong when it says yes
+        assert max(lengths) < bound
+    step = bound // 2
+    if step and max(len(line.encode()) for line in body.decode().split("\n")) < step:
+        assert verdict  # and it says yes whenever every line is well within the bound
