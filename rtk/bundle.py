@@ -165,13 +165,14 @@ def _write(modules: dict[str, Entry], read_from: str | None) -> None:
     from rtk.paths import write_marshal
 
     order = places()
+    beside = order[0]
     if sys.dont_write_bytecode:  # -B / PYTHONDONTWRITEBYTECODE: nothing beside the package
         order = order[1:]
     elif read_from in order:  # where it was: the first writable place then
         order = order[order.index(read_from):]
     for path in order:
-        try:
-            write_marshal(path, {"key": _key(), "modules": modules})
+        try:  # in the data dir 0600 like everything rtk keeps there; beside the package as a .pyc
+            write_marshal(path, {"key": _key(), "modules": modules}, private=path != beside)
             return
         except (OSError, ValueError):
             continue
