@@ -112,9 +112,11 @@ def _body(pipeline: RulePipeline, names: Names, stages: StageCode, drop: str, *,
     for name, counter in rules.counters.items():
         code.append(f"if {one_test_expr(counter.pattern, 'probe', names)}: counts[{names.add(name, 'name')}] += 1")
     chain = stages.chain("text")  # first: it names the stages' state, which _close hands over
-    if not rules.sections:
-        return _without_unread_probe(code + _kept(rules.strip, rules.keep_only, names, drop) + chain)
-    return _without_unread_probe(code + _sections(pipeline, names, stages, drop) + chain)
+    if rules.sections:
+        kept = _sections(pipeline, names, stages, drop)
+    else:
+        kept = _kept(rules.strip, rules.keep_only, names, drop)
+    return _without_unread_probe(code + kept + chain)
 
 
 def _without_unread_probe(code: list[str]) -> list[str]:
