@@ -203,15 +203,18 @@ class Grouper:
         self.elided = False
         self._search = group.pattern.search
         self._has_item = "item" in group.pattern.groupindex
+        # by number: `group("key", "item")` looks each name up on every line (~150 ns more here)
+        self._key_index = group.pattern.groupindex["key"]
+        self._item_index = group.pattern.groupindex.get("item", 0)
 
     def feed(self, line: str) -> list[str] | tuple[str, ...]:
         found = self._search(line if len(line) <= 4096 else line[:4096])
         if found is None:
             return self._ungrouped(line)
         if self._has_item:
-            key, item = found.group("key", "item")
+            key, item = found.group(self._key_index, self._item_index)
         else:
-            key, item = found.group("key"), line
+            key, item = found.group(self._key_index), line
         bucket = self.buckets.get(key)
         if self.held >= self.BUDGET or bucket is None and len(self.buckets) >= self.spec.max_groups:
             return self._ungrouped(line)
