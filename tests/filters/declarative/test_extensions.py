@@ -1,9 +1,14 @@
 """Our extensions to the format: word matchers, on_failure, collapse, group, sections, summary."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rtk.filters import declarative
+from rtk.filters.base import FilterContext, Stream
+from rtk.filters.declarative import engine as engine_module
+from rtk.filters.declarative.engine import DeclarativeFilter
 from rtk.filters.declarative.matchers import word_pattern
 from tests.filters.declarative.helpers import HEAD, load, one, run
 
@@ -122,3 +127,40 @@ def test_carry_puts_a_heading_in_front_of_the_lines_under_it() -> None:
     spec = one('carry = { pattern = ":L\\\\d+:$", to = "^  SC" }\n')
     out, _ = run(spec, ["a.sh:L3:", "  SC1 x", "  SC2 y", "b.sh:L9:", "note", "c.sh:L1:"])
     assert out == ["a.sh:L3: SC1 x", "a.sh:L3: SC2 y", "b.sh:L9:", "note", "c.sh:L1:"]  # nothing lost
+
+
+GROUP_SHAPES = [  # the key and item found by number in each of the shapes a pattern can take
+    "^(?P<key>[^:]+):(?P<item>.*)$",
+    "^(?P<item>[^:]+):(?P<key>.*)$",
+    "^(\\w)?(?P<key>[^:]+):(?:(x)|(?P<item>.*))$",
+    "^(?P<key>[^:]+):(?P<item>.*)(!)?$",
+    "^(?P<key>[^:]+):.*$",
+]
+
+
+@pytest.mark.parametrize("pattern", GROUP_SHAPES)
+@pytest.mark.parametrize("path", ["plain", "line", "block"])
+def test_group_takes_key_and_item_by_name_on_every_path(pattern: str, path: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = one(f'group = {{ pattern = "{pattern.replace(chr(92), chr(92) * 2)}" }}\n')
+    lines = ["start", "a.md:1 x", "b.md:2 y", "a.md:3 z", "a.md:4 w", "a.md:", "end"]
+    regex = re.compile(pattern)
+    expected_groups: dict[str, list[str]] = {}
+    for line in lines:
+        found = regex.search(line)
+        if found:
+            item = found.group("item") if "item" in regex.groupindex else line
+            expected_groups.setdefault(found.group("key"), []).append(item or "")
+    monkeypatch.setattr(engine_module, "FAST_AFTER", 0 if path != "plain" else 10_000)
+    filt = DeclarativeFilter(spec, FilterContext(("t",), True))
+    if path == "block":
+        body = filt.feed_block("".join(line + "\n" for line in lines).encode(), Stream.STDOUT)
+        assert body is not None
+        out = body.decode().splitlines()
+    else:
+        out = [line.text for raw in lines for line in filt.feed(raw, Stream.STDOUT)]
+    out += [line.text for line in filt.finish(0)]
+    expected = ["start"]
+    for key, items in expected_groups.items():
+        expected += [key if len(items) == 1 else f"{key} ({len(items)})"] + [f"  {item}" for item in items]
+    assert out == expected + ["end"]
