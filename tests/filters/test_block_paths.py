@@ -3,6 +3,8 @@ real fixture they serve, whatever the chunking: the byte path may only be faster
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rtk.filters.generic.filter import GenericFilter
 from rtk.filters.pytest.filter import PytestFilter
@@ -30,3 +32,60 @@ def test_passing_progress_blocks_take_the_byte_path() -> None:
     assert filt.feed_block(b"tests/test_b.py ..x..  [100%]\n", Stream.STDOUT) == b""
     assert filt.feed_block(b"tests/test_c.py ..F  [100%]\n", Stream.STDOUT) is None  # ids to note
     assert filt._counts.dots == 7 and filt._counts.chars["s"] == 1 and filt._counts.chars["x"] == 1
+
+
+# -- pytest's -v and -q blocks against the line path's counting, on generated lines --------------
+
+_ID_PARTS = st.sampled_from(["tests/t.py", "::", "Test", "::test_a", "[", "]", "a b", " PASSED",
+                             " SKIPPED", " XFAIL", "x", ":", " ", "-", "(reason)", " FAILED"])
+_WORDS = st.sampled_from(["PASSED", "SKIPPED", "XFAIL", "XPASS", "FAILED", "ERROR", "SUBPASS", ""])
+_TAILS = st.sampled_from(["", " ", "  [ 50%]", "           [100%]", " (reason)  [ 3%]", " [12/24]"])
+
+
+_PARAMS = st.sampled_from(["", "[1]", "[a b]", "[x-y PASSED]", "[a] b", "[[1]]", "[a::b]", "[a]x"])
+
+
+@st.composite
+def _verbose_line(draw: st.DrawFn) -> bytes:
+    """A -v result line as pytest writes it (`path::Class::test[params] WORD  [ 50%]`), or
+    one made of its pieces in any order."""
+    if draw(st.booleans()):
+        nodeid = draw(st.sampled_from(["tests/t.py::test_a", "t.py::T::test_b", "a b.py::t", "t.py:x"]))
+        nodeid += draw(_PARAMS)
+    else:
+        nodeid = "".join(draw(st.lists(_ID_PARTS, min_size=1, max_size=6)))
+    return f"{nodeid} {draw(_WORDS)}{draw(_TAILS)}".encode()
+
+
+_BARE_LINE = st.builds(lambda dots, tail: (dots + tail).encode(),
+                       st.text(alphabet=".sxXF", min_size=1, max_size=12), _TAILS)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.lists(_verbose_line(), min_size=1, max_size=6), st.lists(_BARE_LINE, min_size=1, max_size=6),
+                 st.lists(st.one_of(_verbose_line(), _BARE_LINE), min_size=1, max_size=12)))
+def test_a_counted_progress_block_counts_what_the_line_path_counts(lines: list[bytes]) -> None:
+    from collections import Counter
+
+    from rtk.filters.pytest.counts import RunCounts
+    from rtk.filters.pytest.ids import IdResolver
+    from rtk.filters.pytest.progress_block import passing_progress
+
+    counted = passing_progress(b"".join(line + b"\n" for line in lines))
+    if counted is None:
+        return  # the line path takes the block: always allowed
+    counts = RunCounts(IdResolver())
+    assert all(counts.progress(line.decode()) for line in lines)
+    assert counts.dots == counted.dots and +counts.chars == +Counter(counted.others)
+    assert not counts.chars["F"] and not counts.chars["E"]  # a failure's id is the line path's to note
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet=".sxXF [%/019\n", max_size=60))
+def test_the_fast_bare_block_regex_matches_what_it_is_written_as(text: str) -> None:
+    import re
+
+    from rtk.filters.pytest.progress_block import BARE_BLOCK, BARE_BLOCK_AS_WRITTEN
+
+    body = text.encode()
+    assert (BARE_BLOCK.fullmatch(body) is None) == (re.fullmatch(BARE_BLOCK_AS_WRITTEN, body) is None)
