@@ -59,11 +59,16 @@ def _verbose_line(draw: st.DrawFn) -> bytes:
 
 _BARE_LINE = st.builds(lambda dots, tail: (dots + tail).encode(),
                        st.text(alphabet=".sxXF", min_size=1, max_size=12), _TAILS)
+_RESULTS = st.one_of(st.text(alphabet=".sxX", min_size=1, max_size=12), st.text(alphabet=".sxXF", max_size=12))
+_PATH = st.sampled_from(["tests/test_a.py", "src/x.py", "./t.py", "s.x", "...", "t\tx.py", "x:y"])
+_DEFAULT_LINE = st.builds(lambda path, sep, dots, tail: (path + sep + dots + tail).encode(),
+                          _PATH, st.sampled_from([" ", "  ", ""]), _RESULTS, _TAILS)
 
 
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(st.lists(_verbose_line(), min_size=1, max_size=6), st.lists(_BARE_LINE, min_size=1, max_size=6),
-                 st.lists(st.one_of(_verbose_line(), _BARE_LINE), min_size=1, max_size=12)))
+                 st.lists(st.one_of(_DEFAULT_LINE, _BARE_LINE), min_size=1, max_size=8),
+                 st.lists(st.one_of(_verbose_line(), _BARE_LINE, _DEFAULT_LINE), min_size=1, max_size=12)))
 def test_a_counted_progress_block_counts_what_the_line_path_counts(lines: list[bytes]) -> None:
     from collections import Counter
 
@@ -89,3 +94,24 @@ def test_the_fast_bare_block_regex_matches_what_it_is_written_as(text: str) -> N
 
     body = text.encode()
     assert (BARE_BLOCK.fullmatch(body) is None) == (re.fullmatch(BARE_BLOCK_AS_WRITTEN, body) is None)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(st.lists(_DEFAULT_LINE, min_size=1, max_size=4),
+                 st.lists(st.one_of(_DEFAULT_LINE, _BARE_LINE, st.just(b"")), min_size=1, max_size=8)))
+def test_default_progress_blocks_count_what_their_lines_as_written_hold(lines: list[bytes]) -> None:
+    import re
+    from collections import Counter
+
+    from rtk.filters.pytest.progress_block import DOTS_LINE_AS_WRITTEN, passing_progress
+
+    counted = passing_progress(b"".join(line + b"\n" for line in lines))
+    found = [re.fullmatch(DOTS_LINE_AS_WRITTEN, line) for line in lines]
+    if not all(found) or any(b"::" in line for line in lines):
+        assert counted is None or all(found)  # (a -v block is the other reader's)
+        return
+    assert counted is not None
+    results = b"".join(m[1] or m[3] for m in found if m)
+    path = next((m[2] for m in reversed(found) if m and m[2]), b"")
+    assert (counted.dots, +Counter(counted.others), counted.path) == (
+        results.count(b"."), +Counter({c: results.count(c.encode()) for c in "sxX"}), path.decode())

@@ -12,9 +12,14 @@ from collections import Counter
 
 from rtk.filters.pytest.patterns import VERBOSE_WORD_RE
 
-# Lines of passing progress (`....s  [ 40%]`, `tests/x.py ..x.`, `x.py::t PASSED  [ 9%]`), checked
-# on the raw bytes of a whole block, one C-level match a line: the line path would only count them.
-DOTS_LINE = re.compile(rb"(?:([.sxX]+)|(\S+) ([.sxX]+)) *(?:\[ *\d+(?:%|/\d+)\])?")  # bare first: no backtracking
+# A line of default progress (`....s  [ 40%]`, `tests/x.py ..x.`), as the line path reads one
+# (patterns.py `progress_of`): bare results first, else a path, a space and results.
+DOTS_LINE_AS_WRITTEN = rb"(?:([.sxX]+)|(\S+) ([.sxX]+)) *(?:\[ *\d+(?:%|/\d+)\])?"
+_RESULTS = rb"(?=[.sxX])\.*+(?:[sxX]\.*+)*+"  # [.sxX]+ as runs of dots (a one-character loop in C)
+_COUNTER = rb" *+(?:\[ *+\d++(?:%|/\d++)\])?+"
+# Every such line of a block in one findall: the path of each (b"" for bare results). A line
+# that is not one is not found, so the block is all progress when each of its lines was found.
+DOTS_LINES = re.compile(rb"^(?:" + _RESULTS + _COUNTER + rb"$|(\S++) " + _RESULTS + _COUNTER + rb"$)", re.M)
 # A whole block of bare progress lines (-q), checked in one match: no per-line work at all.
 # It is BARE_BLOCK_AS_WRITTEN, made fast: possessive throughout (each step's characters differ
 # from the next's, so nothing is given up), and the results as runs of dots (a one-character
@@ -51,15 +56,20 @@ def passing_progress(body: bytes) -> Counted | None:
         return Counted(body.count(b"."), others, "", False)
     if b"::" in body:
         return _verbose_progress(body)
-    lines = body.split(b"\n")
-    lines.pop()  # after the final newline
-    found = list(map(DOTS_LINE.fullmatch, lines))
-    if not all(found):
+    return _default_progress(body)
+
+
+def _default_progress(body: bytes) -> Counted | None:
+    """A block of default progress lines: the results are every `.sxX` of the block but those
+    in its paths (the counters hold none), so nothing is taken out line by line (~2x faster)."""
+    paths = DOTS_LINES.findall(body)
+    if len(paths) != body.count(b"\n"):
         return None
-    results = b"".join(m[1] or m[3] for m in found if m)
-    others = Counter({char: n for char in "sxX" if (n := results.count(char.encode()))})
-    path = next((m[2] for m in reversed(found) if m and m[2]), b"")
-    return Counted(results.count(b"."), others, path.decode(), False)
+    in_paths = b"".join(paths)
+    others = Counter({char: n for char, letter in _LETTERS
+                      if letter in body and (n := body.count(letter) - in_paths.count(letter))})
+    path = next((found for found in reversed(paths) if found), b"")
+    return Counted(body.count(b".") - in_paths.count(b"."), others, path.decode(), False)
 
 
 def _verbose_progress(body: bytes) -> Counted | None:
