@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from runner_bench import BARE_LOOP, interpreter, timed_run  # noqa: E402
+from runner_bench import BARE_LOOP, interpreter, timed_run
 
 PYTEST = Path(__file__).resolve().parent.parent / "fixtures" / "pytest"
 # (mode, fixture, the command rtk is told ran)

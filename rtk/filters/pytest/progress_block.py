@@ -19,7 +19,7 @@ _RESULTS = rb"(?=[.sxX])\.*+(?:[sxX]\.*+)*+"  # [.sxX]+ as runs of dots (a one-c
 _COUNTER = rb" *+(?:\[ *+\d++(?:%|/\d++)\])?+"
 # Every such line of a block in one findall: the path of each (b"" for bare results). A line
 # that is not one is not found, so the block is all progress when each of its lines was found.
-DOTS_LINES = re.compile(rb"^(?:" + _RESULTS + _COUNTER + rb"$|(\S++) " + _RESULTS + _COUNTER + rb"$)", re.M)
+DOTS_LINES = re.compile(rb"^(?:" + _RESULTS + _COUNTER + rb"$|(\S++) " + _RESULTS + _COUNTER + rb"$)", re.MULTILINE)
 # A whole block of bare progress lines (-q), checked in one match: no per-line work at all.
 # It is BARE_BLOCK_AS_WRITTEN, made fast: possessive throughout (each step's characters differ
 # from the next's, so nothing is given up), and the results as runs of dots (a one-character
@@ -80,7 +80,8 @@ def _verbose_progress(body: bytes) -> Counted | None:
     dots, others, at, size = 0, Counter[str](), 0, len(body)
     run, passed = VERBOSE_RUN.match, VERBOSE_LINE.match
     while True:
-        end = run(body, at).end()  # (maybe no line)
+        found = run(body, at)  # (always a match, maybe of no line)
+        end = found.end() if found is not None else at
         dots += body.count(b"\n", at, end)
         if end == size:
             return Counted(dots, others, "", True)
