@@ -23,7 +23,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from runner_bench import BARE_LOOP, interpreter, timed_run
+from runner_bench import BARE_LOOP, timed_run
+from script_info import interpreter_of
 
 PYTEST = Path(__file__).resolve().parent.parent / "fixtures" / "pytest"
 # (mode, fixture, the command rtk is told ran)
@@ -59,7 +60,7 @@ def main() -> None:
     parser.add_argument("--mb", type=float, default=100)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    python = interpreter(args.rtk)
+    python = interpreter_of(args.rtk)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ.update(XDG_DATA_HOME=tmp, XDG_CONFIG_HOME=tmp, RTK_TRACK="0")
         for mode, fixture, command in MODES:

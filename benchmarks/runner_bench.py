@@ -23,6 +23,8 @@ import threading
 import time
 from typing import BinaryIO
 
+from script_info import interpreter_of  # (benchmarks/ is the script's own directory)
+
 LINE_WORDS = ["error", "warning", "file", "line", "compile", "test", "passed", "failed", "src", "lib",
               "module", "value"]
 
@@ -85,13 +87,6 @@ write(rest)
 """
 
 
-def interpreter(script: str) -> str:
-    """The Python that runs `script` (its shebang's), so the bare loop runs on rtk's own."""
-    with open(script, "rb") as handle:
-        first = handle.readline()
-    return first[2:].decode().strip() if first.startswith(b"#!") else sys.executable
-
-
 def median_ms(argv: list[str], runs: int) -> float:
     samples = []
     for _ in range(runs):
@@ -113,7 +108,7 @@ def main() -> None:
         make_output(big, args.mb)
         size_mb = os.path.getsize(big) / 1e6
         print(f"output: {size_mb:.0f} MB of varied lines")
-        bare, _ = timed_run([interpreter(rtk), "-c", BARE_LOOP], big)
+        bare, _ = timed_run([interpreter_of(rtk), "-c", BARE_LOOP], big)
         print(f"{'bare Python byte-line loop':34} {size_mb / bare:6.1f} MB/s")
         for label, argv, stdin in (("rtk run --filter generic -- cat FILE", [rtk, "run", "--filter", "generic", "--", "cat", big], None),
                                    ("rtk proxy cat FILE", [rtk, "proxy", "cat", big], None),
