@@ -27,13 +27,17 @@ class Diagnostic:
 
     @property
     def code(self) -> str:
-        m = CODE.search(self.message)
-        return m["code"] if m else ""
+        return self.code_and_text()[0]
 
     @property
     def text(self) -> str:
+        return self.code_and_text()[1]
+
+    def code_and_text(self) -> tuple[str, str]:
+        """The `[code]` at the message's end ("" if none) and the message before it, from one
+        search (a report reads both for every diagnostic: one search instead of five)."""
         m = CODE.search(self.message)
-        return self.message[:m.start()] if m else self.message
+        return (m["code"], self.message[:m.start()]) if m else ("", self.message)
 
     @property
     def where(self) -> str:

@@ -47,25 +47,27 @@ class Report:
         out: list[str] = []
         first_at: dict[tuple[str, str, str], int] = {}  # a message's first line in this file
         for d in items:
-            key = (d.kind, d.code, d.text.rstrip())
+            code, text = d.code_and_text()
+            key = (d.kind, code, text.rstrip())
             same = first_at.get(key) if not d.notes and d.kind != "context" else None
             if same is None and d.kind != "context":
                 first_at.setdefault(key, d.line)
-            out.extend(self._diagnostic(d, same))
+            out.extend(self._diagnostic(d, same, code, text))
         return out
 
-    def _diagnostic(self, d: Diagnostic, same: int | None = None) -> list[str]:
+    def _diagnostic(self, d: Diagnostic, same: int | None, code: str, text: str) -> list[str]:
         """mypy's own line (`path:line: error: message  [code]`), wrapped lines joined: the
-        location an agent (or its editor) jumps to stays exactly as mypy writes it."""
+        location an agent (or its editor) jumps to stays exactly as mypy writes it. `code` and
+        `text`: the diagnostic's, read once by the caller."""
         if d.kind == "context":  # `--show-error-context`: `path: In function "f":` before its errors
-            return [f"{d.path}: {d.text}"]
+            return [f"{d.path}: {text}"]
         if d.kind == "error":
             self.errors += 1
             self.files.add(d.path)
-            self.codes[d.code or "no code"] += 1
+            self.codes[code or "no code"] += 1
         where = f"{d.path}:{d.line}" + (f":{d.col}" if d.col is not None else "")
-        code = f"  [{d.code}]" if d.code else ""
-        text = f"(same as line {same})" if same is not None else f"{d.text.rstrip()}{code}"
+        suffix = f"  [{code}]" if code else ""
+        text = f"(same as line {same})" if same is not None else f"{text.rstrip()}{suffix}"
         out = [f"{where}: {d.kind}: {text}"]
         for note in d.notes:
             if note in self._notes_seen:
