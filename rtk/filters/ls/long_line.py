@@ -26,7 +26,10 @@ LONG_PATTERN = (
 _LONG = LazyPattern(LONG_PATTERN)
 FIELDS = ("mode", "owners", "size", "date", "name")
 WORDS = 12  # prefix 2 + mode + links + owners 2 + size 2 + date 3, and one to spare
-STR_LINES = 300  # the import of `re` (~5 ms here) pays for itself after ~300 lines
+# The import of `re` (~5 ms) pays for itself after ~300 lines, but a listing of one directory
+# (`ls -la` of 500 files: tests/run/test_run_path_imports.py) is a short command that imports no
+# slow module: the regex waits for a listing longer than nearly any directory (`ls -lR`).
+STR_LINES = 1000
 _str_lines_left = STR_LINES  # (one command a process: the count is the listing's)
 MODE_KINDS = frozenset("-dlcbpsDw?")
 MODE_BITS = frozenset("-rwxsStTl?")
