@@ -25,14 +25,6 @@ class Diagnostic:
     message: str
     notes: list[str] = field(default_factory=list)
 
-    @property
-    def code(self) -> str:
-        return self.code_and_text()[0]
-
-    @property
-    def text(self) -> str:
-        return self.code_and_text()[1]
-
     def code_and_text(self) -> tuple[str, str]:
         """The `[code]` at the message's end ("" if none) and the message before it, from one
         search (a report reads both for every diagnostic: one search instead of five)."""

@@ -17,15 +17,16 @@ from rtk.filters.pytest.patterns import VERBOSE_WORD_RE
 DOTS_LINE_AS_WRITTEN = rb"(?:([.sxX]+)|(\S+) ([.sxX]+)) *(?:\[ *\d+(?:%|/\d+)\])?"
 _RESULTS = rb"(?=[.sxX])\.*+(?:[sxX]\.*+)*+"  # [.sxX]+ as runs of dots (a one-character loop in C)
 _COUNTER = rb" *+(?:\[ *+\d++(?:%|/\d++)\])?+"
-# Every such line of a block in one findall: the path of each (b"" for bare results). A line
-# that is not one is not found, so the block is all progress when each of its lines was found.
-DOTS_LINES = re.compile(rb"^(?:" + _RESULTS + _COUNTER + rb"$|(\S++) " + _RESULTS + _COUNTER + rb"$)", re.MULTILINE)
+# Every such line of a block in one findall: the path of each (b"" for bare results: the lazy
+# `??` tries them first). A line that is not one is not found, so the block is all progress
+# when each of its lines was found.
+DOTS_LINES = re.compile(rb"^(?:(\S++) )??" + _RESULTS + _COUNTER + rb"$", re.MULTILINE)
 # A whole block of bare progress lines (-q), checked in one match: no per-line work at all.
 # It is BARE_BLOCK_AS_WRITTEN, made fast: possessive throughout (each step's characters differ
 # from the next's, so nothing is given up), and the results as runs of dots (a one-character
 # loop in C) between letters rather than a class tested per character: ~3x in all.
 BARE_BLOCK_AS_WRITTEN = rb"(?:[.sxX]+ *(?:\[ *\d+(?:%|/\d+)\])?\n)*"
-BARE_BLOCK = re.compile(rb"(?:(?=[.sxX])\.*+(?:[sxX]\.*+)*+ *+(?:\[ *+\d++(?:%|/\d++)\])?+\n)*+")
+BARE_BLOCK = re.compile(rb"(?:" + _RESULTS + _COUNTER + rb"\n)*+")
 _LETTERS = tuple((char, char.encode()) for char in "sxX")
 # -v: a run of `path::id[params] PASSED ...` lines, every step possessive (~2x the lookahead's
 # speed). Stricter than the line path (an id with a space outside one `[...]` stops the run);
