@@ -54,6 +54,18 @@ def test_the_distribution_is_named_to_be_published(dists: dict[str, Path]) -> No
     assert dists["sdist"].name.startswith("rtk_python-1.")
 
 
+def test_the_sdist_carries_what_the_readme_links_to(dists: dict[str, Path]) -> None:
+    import re
+    import tarfile
+
+    with tarfile.open(dists["sdist"]) as sdist:
+        names = set(sdist.getnames())
+    root = dists["sdist"].name.removesuffix(".tar.gz")
+    links = set(re.findall(r"\]\(((?!https?:|#)[^)#]+)", (ROOT / "README.md").read_text()))
+    assert "docs/gain-json.md" in links
+    assert {link for link in links if f"{root}/{link}" not in names} == set()
+
+
 def _fresh_venv(where: Path, dist: Path) -> Path:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(where / "bin" / "python"), "install",
