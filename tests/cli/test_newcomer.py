@@ -20,6 +20,7 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.xdist_group("newcomer")  # one worker builds the distributions once, for all
 EXPECTED_VERBS = {"run", "proxy", "hook", "rewrite", "pipe", "filters", "recall", "config", "gain", "init",
                   "hook-audit", "discover"}
 USAGE_ERRORS = (["--bogus"], ["-x"], ["hook"], ["run"], ["proxy"], ["gain", "--bogus"], ["run", "--filter", "nope", "--", "ls"],
