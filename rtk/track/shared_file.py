@@ -50,8 +50,8 @@ def kind(found: dict[str, set[str]] | None) -> str:
     if not found:
         return "new"
     has_ours = BASE_COLUMNS <= found.get("runs", set())
-    if has_ours:
-        return "ours" if set(found) == {"runs"} else "shared"
+    if has_ours:  # tables a later migration of ours adds are ours too: only the Rust rtk's make it shared
+        return "shared" if RUST_TABLE in found else "ours"
     return "rust" if RUST_TABLE in found else "other"
 
 
