@@ -122,6 +122,12 @@ def decide(command: str, host: str | None = "claude", *, cwd: str | None = None,
                     (*reasons, f"permissions ({host}): {why} -> exit {code}"), *seen)
 
 
+def analyze(command: str) -> _Analysis:
+    """The whole analysis of a command line (segments, insertions, problems), without permissions:
+    the post path asks which one command a line routes, not what it may do."""
+    return _analyze(command, 0, True)
+
+
 def splice(text: str, offsets: Sequence[int], program: str = "rtk") -> str:
     """`text` with `rtk ` inserted at every offset (the only edit a rewrite ever makes)."""
     out, last = [], 0
