@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from rtk.agent.hosts.base import JsonObject, Permission
     from rtk.agent.rewrite import Decision
 
-VSCODE_TERMINAL = frozenset({"run_in_terminal"})
+VSCODE_TERMINAL = frozenset({"run_in_terminal", "runTerminalCommand"})  # VS Code's terminal tools
 SHELL_TOOLS = frozenset({"bash", "Bash", "run_in_terminal", "runTerminalCommand"})
 EXIT_OPEN, EXIT_WORDS = "<shellId: ", " completed with exit code "
 SAVED = "Saved to: "
