@@ -18,6 +18,7 @@ import time
 
 from rtk import config
 from rtk.filters.base import Stream
+from rtk.filters.budget import host_limit
 from rtk.run.pipeline import Writer, build_pipeline
 
 TYPE_CHECKING = False
@@ -74,7 +75,8 @@ def _filter(host: str, done: Finished, argv: list[str]) -> str | None:
 
     accountant = accounting.start(argv, name)
     writer = TextWriter(accountant.printed if accountant else None)
-    pipeline = build_pipeline(argv, name, cfg, writer, accountant.raw if accountant else None, hold_seconds=None)
+    pipeline = build_pipeline(argv, name, cfg, writer, accountant.raw if accountant else None, hold_seconds=None,
+                              char_limit=host_limit(os.environ, cfg.limits))
     for chunk in chunks:
         pipeline.feed(chunk, Stream.STDOUT)
     outcome = pipeline.finish(done.exit_code)
