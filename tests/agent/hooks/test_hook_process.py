@@ -183,8 +183,8 @@ HOSTILE_NUMBERS = [
     b'{"tool_name":"Bash","tool_input":{"command":"git status","deep":' + b"[" * 900 + b"]" * 900 + b"}}",
     b'{"tool_name":"Bash","tool_input":{"command":"git status","deep":' + b"[" * 5000 + b"]" * 5000 + b"}}",
     b'{"toolName":"bash","toolArgs":"{\\"command\\":\\"git status\\",\\"t\\":1e999999}"}',
-    b'{"hook_event_name":"BeforeTool","tool_name":"run_shell_command",'
-    b'"tool_input":{"command":"git status","t":1e999999}}',
+    (b'{"hook_event_name":"BeforeTool","tool_name":"run_shell_command",'
+     b'"tool_input":{"command":"git status","t":1e999999}}'),
 ]
 
 
