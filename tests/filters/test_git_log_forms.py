@@ -13,7 +13,9 @@ from rtk.filters.git.stat import compact_stat
 
 
 def run(command: str, lines: Sequence[str], limits: dict[str, int] | None = None) -> tuple[object, list[str]]:
-    filt = create(FilterContext(tuple(command.split()), True, limits or {}))
+    """`limits` set a compact budget: the patch's whole-print size is then 1 line (sized.py)."""
+    limits = {"git_diff_whole_lines": 1, **limits} if limits else {}
+    filt = create(FilterContext(tuple(command.split()), True, limits))
     out = [ln.text for line in lines for ln in filt.feed(line, Stream.STDOUT)]
     return filt, out + [ln.text for ln in filt.finish(0)]
 

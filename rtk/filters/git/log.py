@@ -26,6 +26,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from rtk.filters.base import Filter
+
 SUBJECT_LINES = 3
 
 
@@ -53,13 +55,13 @@ class Commit:
 
 
 class LogFilter(GitFilter):
-    def __init__(self, ctx: FilterContext | None = None, by_day: bool = False) -> None:
+    def __init__(self, ctx: FilterContext | None = None, by_day: bool = False, whole: bool = False) -> None:
         super().__init__(ctx)
         self.commit: Commit | None = None
         self.state = "outside"  # outside | header | message | patch
         self.signature = 0  # lines of a tag's signature block read so far
         self.commits = 0
-        self.diff: DiffParser = new_parser(self.ctx)
+        self.diff: DiffParser = new_parser(self.ctx, whole)
         cap = self.ctx.limit("git_log_max_commits", 50) if self.ctx.recall_enabled else 1 << 60
         self.cap = max(cap, asked_count(self.ctx.argv))
         self.graph = Graph() if "--graph" in self.ctx.argv else None
@@ -199,5 +201,16 @@ class LogFilter(GitFilter):
         return {"commits": self.commits}
 
 
-def create(ctx: FilterContext, by_day: bool = False) -> LogFilter:
-    return LogFilter(ctx, by_day)
+def prints_patches(argv: tuple[str, ...]) -> bool:
+    """`git log -p` (`--patch`, `-u`, `-U3`, `--cc`): a log that prints patches."""
+    words = argv[:argv.index("--")] if "--" in argv else argv
+    return any(w in ("-p", "--patch", "-u", "--cc") or w.startswith(("-U", "--unified")) for w in words)
+
+
+def create(ctx: FilterContext, by_day: bool = False) -> Filter:
+    """Patches (`-p`, `show`) printed whole while they are ones an agent reads (sized.py)."""
+    if not ctx.recall_enabled or (by_day and not prints_patches(ctx.argv)):
+        return LogFilter(ctx, by_day)
+    from rtk.filters.git.sized import SizedPatch
+
+    return SizedPatch(lambda whole: LogFilter(ctx, by_day, whole))
