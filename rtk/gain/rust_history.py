@@ -64,7 +64,7 @@ def _select(have: set[str]) -> str:
         "output_tokens AS printed_tokens", "saved_tokens", "NULL AS raw_bytes", "NULL AS printed_bytes",
         "NULL AS exit_code", f"COALESCE({column('exec_time_ms', '0')}, 0) AS wall_ms",
         f"COALESCE({column('project_path', chr(39) * 2)}, '') AS project", f"'{COUNTER}' AS counter",
-        "NULL AS recall_id", "NULL AS filter_error"])
+        "NULL AS recall_id", "NULL AS filter_error", "'run' AS via", "NULL AS baseline_tokens"])
 
 
 def _command_key(command: object) -> str:
