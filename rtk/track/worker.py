@@ -116,7 +116,9 @@ def _build_run(header: dict[str, Any], inline: bytes, queue: Path) -> tracking.R
     else:
         printed_tokens, printed_counter = _count(header["printed"], inline[raw_inline:], queue)
     counter = raw_counter if raw_counter == printed_counter else f"{raw_counter}+{printed_counter}"
-    baseline = _host_baseline(int(rec.get("preview_limit") or 0), header["raw"], inline[:raw_inline], queue)
+    shown = rec.get("baseline_text")
+    baseline = tokens.count_text(shown) if isinstance(shown, str) else \
+        _host_baseline(int(rec.get("preview_limit") or 0), header["raw"], inline[:raw_inline], queue)
     argv = redact.argv(rec["argv"])  # a job queued by an older rtk may hold them in clear
     return tracking.Run(
         timestamp=tracking.iso_utc(float(rec["started"])), command=shlex.join(argv),
