@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 DEFAULTS: dict[str, dict[str, Any]] = {
     "tracking": {"enabled": True, "history_days": 90},
     "recall": {"enabled": True, "max_entries": 200, "max_bytes_per_entry": 64 * 1024 * 1024,
-               "retention_days": 14},
+               "retention_days": 14, "max_total_bytes": 512 * 1024 * 1024},
     "hooks": {"exclude_commands": [], "audit": False, "transparent_prefixes": []},
     "filters": {"disabled": []},
     "limits": {},

@@ -66,7 +66,7 @@ def _select(have: set[str]) -> str:
         "output_tokens AS printed_tokens", "saved_tokens", "NULL AS raw_bytes", "NULL AS printed_bytes",
         "NULL AS exit_code", f"COALESCE({column('exec_time_ms', '0')}, 0) AS wall_ms",
         f"rtk_project({column('project_path', 'NULL')}) AS project", f"'{COUNTER}' AS counter",
-        "NULL AS recall_id", "NULL AS filter_error"])
+        "NULL AS recall_id", "NULL AS filter_error", "'run' AS via", "NULL AS baseline_tokens"])
 
 
 @functools.lru_cache(maxsize=256)
