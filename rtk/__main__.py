@@ -12,7 +12,7 @@ import sys
 CLICK_COMMANDS = frozenset({"gain", "recall", "config", "init", "uninstall", "pipe", "filters",
                             "hook-audit", "discover", "verify", "trust", "untrust", "--help", "-h", "help"})
 HELP_FLAGS = frozenset({"-h", "--help"})
-USAGE = ("rtk: usage: rtk [--no-tty] [--no-progress] [-v] [run [--filter NAME] --|proxy] COMMAND [ARGS...]; "
+USAGE = ("usage: rtk [--no-tty] [--no-progress] [-v] [run [--filter NAME] --|proxy] COMMAND [ARGS...]; "
          "rtk --help for more")
 TERMINAL_FLAGS = {"--no-tty": "no_tty", "--no-progress": "no_progress"}
 HOT_PATHS = frozenset({"hook", "rewrite"})  # run before every agent command: no teardown
