@@ -8,6 +8,7 @@ build's isolated environment; skipped with the reason when that cannot be had)."
 from __future__ import annotations
 
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -37,11 +38,30 @@ def workdir() -> Iterator[Path]:
 @pytest.fixture(scope="module")
 def dists(workdir: Path) -> dict[str, Path]:
     out = workdir / "dist"
-    proc = subprocess.run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
+    source = snapshot(workdir / "src")
+    proc = subprocess.run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(source)],
                           capture_output=True, text=True, check=False, timeout=600)
     if proc.returncode != 0:
-        pytest.skip(f"cannot build the distributions here: {proc.stderr.strip().splitlines()[-1:]}")
+        why = (proc.stdout + proc.stderr).strip().splitlines()
+        pytest.skip(f"cannot build the distributions here: {[line for line in why if 'rror' in line][-3:]}")
     return {"wheel": next(out.glob("*.whl")), "sdist": next(out.glob("*.tar.gz"))}
+
+
+SNAPSHOT_SKIPS = shutil.ignore_patterns("__pycache__", "*.py[cod]", "*.tmp", ".git", "build", "dist", "*.egg-info",
+                                        "node_modules", ".hypothesis", ".venv", "fixtures")
+
+
+def snapshot(dest: Path) -> Path:
+    """The checkout as it is now, minus caches and the fixtures (not in any distribution): the
+    build walks this copy, not the checkout where tests on other workers write caches and
+    temporary files meanwhile (a file gone between the walk and the copy failed the build)."""
+    try:
+        shutil.copytree(ROOT, dest, ignore=SNAPSHOT_SKIPS, symlinks=True)
+    except shutil.Error as exc:  # files that vanished while copying are what this copy avoids
+        lost = [entry for entry in exc.args[0] if Path(entry[0]).exists()]
+        if lost:
+            raise
+    return dest
 
 
 def test_twine_check_passes(dists: dict[str, Path]) -> None:
