@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 MAX_SHOWN_LINE = 2000  # a minified line in the shown part is cut here, with a count
 MAX_LINES, MAX_BYTES = 2000, 100 * 1024  # printed whole up to both (the package docstring says why)
-OUTLINE_CHARS = 12_000  # the outline of a left-out middle, at most (~3,000 tokens)
+OUTLINE_CHARS = 10_000  # the outline of a left-out middle, at most (~2,500 tokens)
 HOST_RESERVE = 1_500  # under a host's char limit: room for stderr lines and the hint
 HOST_HEAD, HOST_TAIL, HOST_OUTLINE = 0.40, 0.20, 0.30  # the host's limit shared when eliding
 NOTHING: tuple[Line, ...] = ()
