@@ -47,7 +47,7 @@ def host_limit(env: Mapping[str, str], limits: Mapping[str, int] | None = None) 
 
     Claude Code marks the commands it runs with CLAUDECODE=1; `[limits] claude_code_max_chars`
     overrides the size (a later Claude Code may change it)."""
-    if env.get("CLAUDECODE", "") in ("", "0"):
+    if env.get("CLAUDECODE", "").strip().lower() in ("", "0", "false", "no", "off"):
         return None
     value = (limits or {}).get("claude_code_max_chars", CLAUDE_CODE_LIMIT)
     return value if isinstance(value, int) and value > 0 else CLAUDE_CODE_LIMIT

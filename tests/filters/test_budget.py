@@ -58,6 +58,6 @@ def test_the_fold_is_incremental_and_bounded() -> None:
 
 
 def test_only_claude_code_sets_a_limit() -> None:
-    assert host_limit({}) is None and host_limit({"CLAUDECODE": "0"}) is None
+    assert host_limit({}) is None and host_limit({"CLAUDECODE": "0"}) is None and host_limit({"CLAUDECODE": "off"}) is None
     assert host_limit({"CLAUDECODE": "1"}) == CLAUDE_CODE_LIMIT == 30_000
     assert host_limit({"CLAUDECODE": "1"}, {"claude_code_max_chars": 50_000}) == 50_000
