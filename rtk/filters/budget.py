@@ -134,6 +134,11 @@ class Fold:
     def _runs(self) -> int:
         return sum(1 for i, item in enumerate(self.middle) if i == 0 or self.middle[i - 1][0] != item[0] - 1)
 
+    def sure(self, text: str) -> bool:
+        """Whether the line just added is certain to be printed as it is (the start of the head):
+        it may then be written at once, and the caller skips it in what `close` returns."""
+        return self.chars <= self.head_room and len(text) <= MAX_LINE
+
     def close(self, hint: str | None = None) -> list[tuple[str, object]]:
         """Everything when it fits; else the fold, ending with `hint` (the recall hint line)."""
         if self.whole is not None:
@@ -154,7 +159,7 @@ class Fold:
             shown = number
         out.append((hint or f"[rtk: output folded to {self.limit:,} chars, the host's limit; "
                     "the full output was not kept]", self.marker_tag))
-        return _trimmed(out, self.limit)
+        return _trimmed(out, self.limit, len(self.head))
 
     def _gap(self, first: int, last: int, hint: str | None) -> list[tuple[str, object]]:
         marker = f"... output lines {first:,}-{last:,} not shown ({last - first + 1:,} lines)"
@@ -165,15 +170,16 @@ class Fold:
         return out
 
 
-def _trimmed(out: list[tuple[str, object]], limit: int) -> list[tuple[str, object]]:
-    """The last guard: never over the limit, whatever the shares gave (the hint line stays)."""
+def _trimmed(out: list[tuple[str, object]], limit: int, first: int) -> list[tuple[str, object]]:
+    """The last guard: never over the limit, whatever the shares gave (the head, which may be
+    written already, and the hint line stay)."""
     total = sum(len(text) + 1 for text, _ in out)
     if total <= limit:
         return out
     hint = out[-1]
     kept = out[:-1]
-    while kept and total > limit:
-        total -= len(kept.pop(len(kept) // 2)[0]) + 1
+    while len(kept) > first and total > limit:
+        total -= len(kept.pop((first + len(kept)) // 2)[0]) + 1
     return [*kept, hint]
 
 

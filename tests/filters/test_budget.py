@@ -61,3 +61,22 @@ def test_only_claude_code_sets_a_limit() -> None:
     assert host_limit({}) is None and host_limit({"CLAUDECODE": "0"}) is None and host_limit({"CLAUDECODE": "off"}) is None
     assert host_limit({"CLAUDECODE": "1"}) == CLAUDE_CODE_LIMIT == 30_000
     assert host_limit({"CLAUDECODE": "1"}, {"claude_code_max_chars": 50_000}) == 50_000
+
+
+def test_under_the_host_limit_the_start_is_written_at_once() -> None:
+    from rtk.filters.base import Line, Stream
+    from rtk.run.budgeted import BudgetedWriter
+    from rtk.run.pipeline import Writer
+
+    printed: list[bytes] = []
+    inner = Writer(printed.append)
+    inner.broken = {1, 2}
+    writer = BudgetedWriter(inner, 30_000)
+    writer.write([Line(f"Server listening on :{8000 + n}", Stream.STDOUT) for n in range(10)])
+    assert b"".join(printed).decode().splitlines()[0] == "Server listening on :8000"  # before the end
+    writer.write([Line(f"GET /item/{n} 200", Stream.STDOUT) for n in range(5_000)])
+    writer.close("abc123")
+    lines = b"".join(printed).decode().splitlines()
+    assert len(b"".join(printed)) <= 30_000 and lines[-1] == "[full output: rtk recall abc123]"
+    assert lines[:10] == [f"Server listening on :{8000 + n}" for n in range(10)]
+    assert lines.count("Server listening on :8000") == 1 and lines[-2] == "GET /item/4999 200"
