@@ -17,6 +17,18 @@ from rtk.run.pipeline import OutputPipeline, PassthroughPipeline, Writer, build_
 from rtk.track import accounting
 
 
+CLAUDE_PREVIEW_LIMIT = 30_000  # chars: Claude Code shows the model ~2 KB of a longer output
+
+
+def host_of_run() -> dict[str, object]:
+    """How the run reached rtk, for `rtk gain`: under Claude Code (it sets CLAUDECODE=1 for the
+    commands it runs) an output past its limit would have reached the model as a short preview,
+    so that preview, not the whole raw output, is what rtk saved tokens against."""
+    if os.environ.get("CLAUDECODE") == "1":
+        return {"via": "run:claude", "preview_limit": CLAUDE_PREVIEW_LIMIT}
+    return {"via": "run", "preview_limit": 0}
+
+
 class RunOutput:
     def __init__(self, argv: list[str], filter_name: str, cfg: config.Config, *, started: float,
                  t0: float, colour_fds: frozenset[int] = frozenset()) -> None:
@@ -48,6 +60,6 @@ class RunOutput:
                 wall_ms=int((time.monotonic() - self.t0) * 1000), cwd=os.getcwd(),
                 started=self.started, raw_bytes=self.pipeline.raw_bytes,
                 printed_bytes=self.writer.printed_bytes, recall_id=outcome.recall_id,
-                filter_error=outcome.filter_error))
+                filter_error=outcome.filter_error, **host_of_run()))
         except Exception as exc:  # noqa: BLE001 - tracking never fails a command
             print(f"rtk: tracking failed ({type(exc).__name__}: {exc})", file=sys.stderr)
