@@ -16,7 +16,6 @@ from rtk.filters.budget import host_limit
 from rtk.run.pipeline import OutputPipeline, PassthroughPipeline, Writer, build_pipeline
 from rtk.track import accounting
 
-
 CLAUDE_PREVIEW_LIMIT = 30_000  # chars: Claude Code shows the model ~2 KB of a longer output
 
 
