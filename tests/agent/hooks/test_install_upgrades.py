@@ -306,3 +306,54 @@ def test_rtk_gain_prints_the_note(agent_home: Path) -> None:
     assert done.returncode == 0, done.stderr
     notes = [line for line in done.stdout.splitlines() if "older rtk" in line]
     assert len(notes) == 1 and "rtk init -g" in notes[0]
+
+
+def test_rtk_uninstall_with_no_agent_takes_rtk_out_everywhere(agent_home: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(agent_home / ".config"))
+    env = dict(os.environ, HOME=str(agent_home))
+    write_json(agent_home / ".gemini/settings.json", {"theme": "dark"})
+    for agent in ("claude", "cursor", "copilot", "opencode"):
+        assert subprocess.run([*rtk_executable(), "init", "-g", "--agent", agent], env=env,
+                              capture_output=True, check=False).returncode == 0
+    done = subprocess.run([*rtk_executable(), "uninstall", "-g"], env=env, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert sorted(str(p.relative_to(agent_home)) for p in agent_home.rglob("*") if p.is_file()) == [
+        ".gemini/settings.json"]
+    assert "nothing to remove" not in done.stdout and "opencode" in done.stdout and "copilot" in done.stdout
+    again = subprocess.run([*rtk_executable(), "uninstall", "-g"], env=env, capture_output=True, text=True,
+                           check=False)
+    assert again.returncode == 0 and again.stdout.strip() == (
+        "rtk is installed for no agent in your home directory; nothing to remove")
+    local = subprocess.run([*rtk_executable(), "uninstall"], env=env, capture_output=True, text=True,
+                           check=False, cwd=agent_home)
+    assert local.returncode == 0 and "nothing to remove" in local.stdout
+
+
+KILLED_RUNS = 16
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL: POSIX only")
+def test_runs_killed_at_random_points_never_leave_a_broken_file_nor_temp_files(agent_home: Path) -> None:
+    """`rtk init` and `rtk uninstall` killed with SIGKILL at staggered moments: settings.json is
+    always whole JSON (old or new), and the next run leaves no temporary file behind."""
+    import random
+    import time
+
+    path = agent_home / ".claude/settings.json"
+    write_json(path, {"model": "x", "permissions": {"allow": [f"Bash(tool{i}:*)" for i in range(2000)]}})
+    env = dict(os.environ, HOME=str(agent_home))
+    rng = random.Random(35)
+    for n in range(KILLED_RUNS):
+        verb = ["init", "-g"] if n % 2 == 0 else ["uninstall", "-g", "--agent", "claude"]
+        child = subprocess.Popen([*rtk_executable(), *verb], env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.05, 0.6))
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        doc = json.loads(path.read_text())
+        assert doc["model"] == "x" and len(doc["permissions"]["allow"]) == 2000
+    done = subprocess.run([*rtk_executable(), "init", "-g"], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert not [p for p in agent_home.rglob("*.tmp")]

@@ -235,3 +235,20 @@ def test_the_plugin_imports_nothing_but_nodes_own_modules() -> None:
     imports = [line for line in source.splitlines() if line.startswith("import ")]
     assert imports == ['import { spawnSync } from "node:child_process"']
     assert "console." not in source and "throw " not in source
+
+
+UPSTREAM = "// This is a thin compat shim: all rewrite and permission logic lives in\n// `rtk hook opencode`\n"
+
+
+def test_the_rust_rtks_plugin_is_left_alone_and_named(agent_home: Path, config: Path) -> None:
+    upstream = config / "plugins/rtk.ts"
+    upstream.parent.mkdir(parents=True)
+    upstream.write_text(UPSTREAM)
+    lines = init(agent_home)
+    assert any("Rust rtk's plugin" in line and str(upstream) in line for line in lines)
+    out: list[str] = []
+    show(("opencode",), agent_home, agent_home, out.append, lambda line: None)
+    assert str(upstream) in out[0] and out[0].startswith(f"opencode: installed in {config / 'plugins/rtk.js'}")
+    init(agent_home, uninstall=True)
+    assert upstream.read_text() == UPSTREAM
+    assert not (config / "plugins/rtk.js").exists()
