@@ -70,6 +70,13 @@ class OpenCodeModel(FakeModel):
         return str(content)
 
 
+@pytest.fixture(scope="module")
+def shared_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """One HOME for the module: OpenCode npm-installs `@opencode-ai/plugin` into a config directory
+    it has not seen (~15 s here), so the tests share it."""
+    return environment(tmp_path_factory.mktemp("opencode"))
+
+
 def environment(tmp_path: Path) -> dict[str, str]:
     home = tmp_path / "home"
     env = {**os.environ, "HOME": str(home), "OPENCODE_DISABLE_MODELS_FETCH": "1",
@@ -109,10 +116,10 @@ def plugin_path(env: dict[str, str]) -> Path:
     return Path(env["XDG_CONFIG_HOME"]) / "opencode" / "plugins" / "rtk.js"
 
 
-def test_the_plugin_hands_the_run_to_rtk_and_the_model_reads_its_answer(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_plugin_hands_the_run_to_rtk_and_the_model_reads_its_answer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_env: dict[str, str]) -> None:
     """A stub rtk: the exact payload OpenCode's plugin sends, and its answer reaching the model."""
-    env = environment(tmp_path)
+    env = shared_env
     work = tmp_path / "work"
     work.mkdir()
     stub = tmp_path / "stub-rtk"
@@ -133,10 +140,10 @@ def test_the_plugin_hands_the_run_to_rtk_and_the_model_reads_its_answer(tmp_path
                        "cwd": str(work), "exit": 3, "output": "raw-output\n"}
 
 
-def test_rtk_init_then_opencode_reads_rtks_filtered_listing(tmp_path: Path) -> None:
+def test_rtk_init_then_opencode_reads_rtks_filtered_listing(tmp_path: Path, shared_env: dict[str, str]) -> None:
     """The real rtk, installed by `rtk init -g --agent opencode`: `ls -la` of 60 files reaches the
     model condensed (every name kept, no mode/owner/date columns), the listing OpenCode ran."""
-    env = environment(tmp_path)
+    env = shared_env
     work = tmp_path / "work"
     work.mkdir()
     names = [f"module_{i:02d}.py" for i in range(60)]
