@@ -17,7 +17,7 @@ def hermetic_rtk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data")):
         monkeypatch.setenv(var, str(home / sub))
     for var in ("RTK_CONFIG_DIR", "RTK_DB_PATH", "RTK_TRACK", "RTK_RECALL", "RTK_DISABLED",
-                "RTK_HOOK_AUDIT", "RTK_AUDIT_DIR", "NO_COLOR", "RTK_NO_TTY"):
+                "RTK_HOOK_AUDIT", "RTK_AUDIT_DIR", "NO_COLOR", "RTK_NO_TTY", "CLAUDECODE"):
         monkeypatch.delenv(var, raising=False)
     # every test has its own data dir, so its own tracking worker: let it leave at once
     monkeypatch.setenv("RTK_TRACK_LINGER", "0.5")

@@ -76,7 +76,16 @@ def _summary(report: Report, paint: Paint) -> list[str]:
     lines += table(["command", "runs", "saved", "mean saved", "share"], rows, paint=paint)
     if len(commands) > TOP_COMMANDS:
         lines.append(f"... {len(commands) - TOP_COMMANDS} more commands (--format json lists all)")
-    return lines
+    return lines + _paths(report.data.get("by_path") or [], paint)
+
+
+def _paths(paths: list[dict], paint: Paint) -> list[str]:  # type: ignore[type-arg]
+    """Which path the runs came through, when more than the plain `rtk CMD` one."""
+    if not paths or [p["path"] for p in paths] == ["run"]:
+        return []
+    rows = [[p["name"], f"{p['runs']:,}", human(p["baseline_tokens"]), human(p["printed_tokens"]),
+             human(p["saved_tokens"])] for p in paths]
+    return ["", *table(["path", "runs", "host would show", "printed", "saved"], rows, paint=paint)]
 
 
 def _scope_words(report: Report) -> str:

@@ -43,6 +43,13 @@ MIGRATIONS: list[str] = [
     CREATE INDEX runs_by_time ON runs (timestamp);
     CREATE INDEX runs_by_project ON runs (project, timestamp);
     """,
+    # how a run reached rtk (`run`, `run:claude` under Claude Code, `post:<host>` for a hook that
+    # replaced what the host captured) and the tokens the host would have shown the model without
+    # rtk when that is less than the raw output (Claude Code's ~2 KB preview of long outputs)
+    """
+    ALTER TABLE runs ADD COLUMN via TEXT NOT NULL DEFAULT 'run';
+    ALTER TABLE runs ADD COLUMN baseline_tokens INTEGER;
+    """,
 ]
 SUBCOMMAND_TOOLS = frozenset({
     "git", "cargo", "npm", "pnpm", "yarn", "bun", "npx", "bunx", "deno", "go", "docker", "podman",
@@ -51,7 +58,7 @@ SUBCOMMAND_TOOLS = frozenset({
     "ruff", "rustup", "systemctl", "rtk"})
 COLUMNS = ("timestamp", "command", "command_key", "filter", "raw_tokens", "printed_tokens",
            "saved_tokens", "raw_bytes", "printed_bytes", "exit_code", "wall_ms", "project",
-           "counter", "recall_id", "filter_error")
+           "counter", "recall_id", "filter_error", "via", "baseline_tokens")
 
 
 @dataclass
@@ -71,6 +78,8 @@ class Run:
     counter: str
     recall_id: str | None = None
     filter_error: str | None = None
+    via: str = "run"
+    baseline_tokens: int | None = None  # None: the host would have shown the raw output whole
 
 
 class TrackingError(Exception):
