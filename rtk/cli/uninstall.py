@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from rtk.agent.install import AGENTS, InstallError, Options, run_init
+from rtk.agent.install import ALL_AGENTS, InstallError, Options, run_init
 
 
 @click.command(name="uninstall", epilog="""\b
@@ -19,7 +19,7 @@ Only rtk's entries go (upstream's legacy rtk-rewrite.sh hooks too, the script ke
 everything else in the files stays. Exit codes: 0 done; 1 a file could not be read or written;
 2 usage error.""")
 @click.option("-g", "--global", "global_", is_flag=True, help="your home directory (all projects)")
-@click.option("--agent", "agents", multiple=True, type=click.Choice(list(AGENTS)),
+@click.option("--agent", "agents", multiple=True, type=click.Choice(list(ALL_AGENTS)),
               help="agent to unhook (repeatable; default claude)")
 @click.option("--dry-run", is_flag=True, help="print what would change (a diff per file), write nothing")
 def uninstall(global_: bool, agents: tuple[str, ...], dry_run: bool) -> None:
