@@ -111,6 +111,17 @@ def facts(cell: Cell, raw: str, work: Path) -> list[str]:
     return []
 
 
+def broken_by_host(ref: Reference, bare: str | None) -> str:
+    """Why the command ran in the host's own shell with no hook yet printed not its output ("" when
+    it did): then there is no output of it for rtk to condense. E.g. Gemini CLI 0.61 runs commands
+    with `diff.external=` set, which git 2.39 takes for a program named "": `git diff` fails."""
+    if outcome(bare) != "ran" or bare is None or not ref.facts or any(marker in bare for marker in PREVIEWS):
+        return ""
+    if 2 * sum(fact in bare for fact in ref.facts) >= len(ref.facts):
+        return ""
+    return bare.strip().splitlines()[0][:200] if bare.strip() else "(no output)"
+
+
 def outcome(text: str | None) -> str:
     """ran, denied (the host refused it), or missing (the session ended before it)."""
     if text is None:
