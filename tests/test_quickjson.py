@@ -24,6 +24,13 @@ def strict(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
 def outcome(call: Any, *args: Any, **kwargs: Any) -> tuple[str, str]:
     """What a call gave, comparable across NaN (by its JSON text) and errors (type and message)."""
     try:
@@ -40,7 +47,7 @@ def test_loads_of_any_document(value: Any, ascii_only: bool, indent: int | None,
 
 @given(st.text(st.sampled_from(JSON_CHARS), max_size=30))
 def test_loads_of_any_text(text: str) -> None:
-    assert outcome(quickjson.loads, text) == outcome(json.loads, text, parse_constant=strict)
+    assert outcome(quickjson.loads, text) == outcome(json.loads, text, parse_constant=strict, parse_float=finite)
 
 
 @pytest.mark.parametrize("text", ["NaN", "[Infinity]", '{"a": -Infinity}', ' {"x": [1, NaN]} '])
@@ -69,3 +76,15 @@ def test_dumps_of_what_json_refuses_or_special_cases(value: Any) -> None:
 def test_deep_nesting_errors_as_json_does() -> None:
     text = "[" * 100_000
     assert outcome(quickjson.loads, text) == outcome(json.loads, text)
+
+
+@pytest.mark.parametrize("text", ["1e999999", "[-1e400]", '{"timeout": 1E309}', "9" * 400 + ".0"])
+def test_loads_refuses_numbers_that_overflow_a_float(text: str) -> None:
+    """They would read as infinity, which no answer can echo back (issue 35, item 5)."""
+    with pytest.raises(ValueError, match="out of range"):
+        quickjson.loads(text)
+
+
+def test_loads_keeps_big_but_finite_numbers() -> None:
+    assert quickjson.loads("[1e308, -2.5e-400, 123456789012345678901234567890]") == [
+        1e308, -0.0, 123456789012345678901234567890]

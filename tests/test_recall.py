@@ -140,3 +140,85 @@ def test_a_kept_entry_reads_back_through_gzip(tmp_path: Path) -> None:
     entry_id = spool_of(tmp_path, [b"line one\n", b"line two\n"]).keep("c", 0)
     assert gzip.decompress((tmp_path / f"{entry_id}.gz").read_bytes()) == b"line one\nline two\n"
     assert recall.read(recall.resolve(entry_id, tmp_path), tmp_path) == b"line one\nline two\n"
+
+
+# -- issue 35: a total size cap; `rtk recall` reads only the regular files rtk wrote -------------
+
+def test_the_store_is_held_under_its_total_size_oldest_first(tmp_path: Path) -> None:
+    ids = []
+    for n in range(6):
+        data = os.urandom(3000)  # incompressible: each entry takes ~3 KB on disk
+        ids.append(spool_of(tmp_path, [data], max_total=10_000).keep(f"run {n}", 0))
+        os.utime(tmp_path / f"{ids[-1]}.json", (1_000_000 + n, time.time() - 100 + n))
+    recall.prune(200, 14, tmp_path, max_total=10_000)
+    left = {e.id for e in recall.entries(tmp_path)}
+    assert left == set(ids[-3:])  # 3 x ~3 KB fit under 10 KB; the oldest went first
+    total = sum(p.stat().st_size for p in tmp_path.iterdir() if not p.name.startswith("."))
+    assert total <= 10_000
+
+
+def test_the_entry_just_kept_stays_even_over_the_cap(tmp_path: Path) -> None:
+    entry_id = spool_of(tmp_path, [os.urandom(5000)], max_total=1000).keep("big", 0)
+    assert [e.id for e in recall.entries(tmp_path)] == [entry_id]
+
+
+def test_max_total_bytes_is_a_config_key_with_a_default() -> None:
+    from rtk import config
+
+    assert config.load().get("recall", "max_total_bytes") == recall.DEFAULT_MAX_TOTAL
+
+
+def _planted(tmp_path: Path, make: str) -> recall.Entry:
+    entry_id = spool_of(tmp_path, [b"the real output\n"]).keep("cmd", 0)
+    stored = tmp_path / f"{entry_id}.gz"
+    stored.unlink()
+    target = tmp_path / "secret.txt"
+    target.write_bytes(b"not rtk's\n")
+    if make == "symlink":
+        (tmp_path / f"{entry_id}.raw").symlink_to(target)
+    elif make == "fifo":
+        os.mkfifo(tmp_path / f"{entry_id}.raw")
+    elif make == "hardlink":
+        os.link(target, tmp_path / f"{entry_id}.raw")
+    elif make == "directory":
+        (tmp_path / f"{entry_id}.raw").mkdir()
+    return recall.resolve(entry_id, tmp_path)
+
+
+@pytest.mark.parametrize("make", ["symlink", "fifo", "hardlink", "directory"])
+def test_recall_refuses_what_rtk_did_not_write(make: str, tmp_path: Path) -> None:
+    entry = _planted(tmp_path, make)
+    with pytest.raises(recall.RecallError):
+        recall.read(entry, tmp_path)  # a FIFO would block forever if it were opened for reading
+
+
+def test_recall_refuses_a_file_of_another_owner(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("giving a file to another owner needs root")
+    entry_id = spool_of(tmp_path, [b"out\n"]).keep("cmd", 0)
+    os.chown(tmp_path / f"{entry_id}.gz", 65534, 65534)
+    with pytest.raises(recall.RecallError, match="not written by rtk"):
+        recall.read(recall.resolve(entry_id, tmp_path), tmp_path)
+
+
+def test_a_symlinked_metadata_file_is_not_an_entry(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    entry_id = spool_of(store, [b"out\n"]).keep("cmd", 0)
+    meta = store / f"{entry_id}.json"
+    (tmp_path / "elsewhere.json").write_bytes(meta.read_bytes())
+    meta.unlink()
+    meta.symlink_to(tmp_path / "elsewhere.json")
+    assert entry_id not in {e.id for e in recall.entries(store)}
+
+
+def test_rtk_recall_of_a_planted_symlink_is_one_line_exit_1(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.conftest import rtk_executable
+
+    store = tmp_path / "rtk-home" / "data" / "rtk" / "recall"
+    entry = _planted(store, "symlink")
+    result = subprocess.run([*rtk_executable(), "recall", entry.id], capture_output=True, timeout=60,
+                            check=False)
+    assert result.returncode == 1 and result.stdout == b""
+    assert b"symlink" in result.stderr and len(result.stderr.splitlines()) == 1

@@ -186,7 +186,10 @@ def audit(action: str, original: str, rewritten: str) -> None:
 
     try:
         path = os.path.join(paths.private_dir_path(paths.audit_dir_path()), "hook-audit.log")
-        line = audit_line(time.strftime("%Y-%m-%dT%H:%M:%S"), action, original, rewritten)
+        from rtk.redact import command_text  # credentials never reach the log
+
+        line = audit_line(time.strftime("%Y-%m-%dT%H:%M:%S"), action, command_text(original),
+                          command_text(rewritten))
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(fd, line.encode("utf-8", "backslashreplace"))

@@ -51,6 +51,7 @@ class Report:
     rows: list[dict[str, Any]]             # what CSV prints (and what text tabulates)
     empty: bool
     notes: list[str] = field(default_factory=list)
+    label: str = "rtk gain"                # whose history: the Rust rtk's is labelled apart
 
 
 def parse_since(text: str, now: datetime | None = None) -> str:

@@ -44,6 +44,10 @@ SAVED_BYTES_PER_TOKEN = 8  # what the filter dropped, counted in tokens at its d
 class Writer:
     """Writes lines to fd 1 and 2 at once; a reader that went away silences that stream quietly.
 
+    A stream whose writes fail otherwise (rtk's stdout is a file on a full disk: ENOSPC, EDQUOT,
+    EIO) is silenced with one `rtk:` line on stderr, but it is not "gone": rtk goes on reading the
+    child, so the child is not killed by a SIGPIPE it would never have met, and its status stands.
+
     Lines are written without ANSI codes (noise to an agent), except on the terminals listed in
     `colour`, where a filter's kept lines keep the child's colours. `open_end` leaves the last
     line without its newline, as the child left it; the next line on that stream adds it first.
@@ -51,7 +55,8 @@ class Writer:
 
     def __init__(self, on_printed: Callable[[bytes], None] | None = None,
                  colour: Collection[int] = ()) -> None:
-        self.broken: set[int] = set()
+        self.broken: set[int] = set()  # the reader went away (EPIPE): the child may meet it too
+        self.failed: set[int] = set()  # writes fail (a full disk): silenced, still drained
         self.printed_bytes = 0
         self._on_printed = on_printed
         self.colour = frozenset(colour)  # fds (terminals) where lines keep their SGR colours
@@ -86,20 +91,31 @@ class Writer:
         if self._on_printed:
             self._on_printed(data)
         fd = int(stream)
-        if fd in self.broken:
+        if fd in self.broken or fd in self.failed:
             return
         if self.before_write is not None:
             self.before_write()
         view = memoryview(data)
         try:
-            while view:
-                view = view[os.write(fd, view):]
-        except BlockingIOError:
-            _write_blocking(fd, view)
+            try:
+                while view:
+                    view = view[os.write(fd, view):]
+            except BlockingIOError:
+                _write_blocking(fd, view)
         except OSError as exc:
-            if exc.errno not in (errno.EPIPE, errno.EBADF, errno.EINVAL):
-                raise
-            self.broken.add(fd)
+            if exc.errno in (errno.EPIPE, errno.EBADF, errno.EINVAL):
+                self.broken.add(fd)
+            else:
+                self._write_failed(fd, exc)
+
+    def _write_failed(self, fd: int, exc: OSError) -> None:
+        self.failed.add(fd)
+        if fd != 2 and 2 not in self.failed and 2 not in self.broken:
+            message = f"rtk: cannot write the output to fd {fd} ({exc.strerror or exc}); the rest is dropped\n"
+            try:
+                os.write(2, message.encode())
+            except OSError:
+                pass
 
 
 def keep_colours(text: str) -> str:
@@ -262,22 +278,25 @@ class OutputPipeline:
             self.writer.write(self._held_raw, open_end=self._open_raw_end == len(self._held_raw))
             # raw is no larger: nothing elided, nothing to recall
             self._holding, closing, elided = False, [], False
-        recall_id = spool_id if elided or self.bytes_replaced else None
+        wanted = spool_id if elided or self.bytes_replaced else None
+        if wanted is None and self._spool is not None and self._over_budget(closing):
+            wanted = self._spool.recall_id  # the host's limit will fold it: keep it for recall
+        recall_id = self._store(wanted, exit_code)
         self.release_hold()
         self.writer.write(closing + self._hints(elided, recall_id))
-        recall_id = self._close_budget(recall_id)
-        self._store(recall_id, exit_code)
+        self._close_budget(recall_id)
         return Outcome(recall_id, self.filter_error, self.raw_bytes, self.writer.printed_bytes)
 
-    def _close_budget(self, recall_id: str | None) -> str | None:
-        """Under a host's char limit: write what was held, folded when over it (then kept for recall)."""
+    def _over_budget(self, closing: list[Line]) -> bool:
+        """Under a host's char limit (Claude Code), what is held and the closing lines exceed it."""
+        fits_with = getattr(self.writer, "fits_with", None)
+        return fits_with is not None and not fits_with(closing)
+
+    def _close_budget(self, recall_id: str | None) -> None:
+        """Under a host's char limit: write what was held, folded when over it (kept for recall)."""
         close = getattr(self.writer, "close", None)
-        if close is None:
-            return recall_id
-        if recall_id is None and self._spool is not None and not self.writer.fits_with(()):  # type: ignore[attr-defined]
-            recall_id = self._spool.recall_id
-        close(recall_id)
-        return recall_id
+        if close is not None:
+            close(recall_id)
 
     def _summary_only_adds(self, closing: list[Line], elided: bool) -> bool:
         """Streamed output the filter dropped nothing from, whose closing lines would make it larger."""
@@ -292,7 +311,8 @@ class OutputPipeline:
     def _hints(self, elided: bool, recall_id: str | None) -> list[Line]:
         """The recall hint, or the one marker saying bytes were replaced (it names the id too)."""
         if self.bytes_replaced:
-            where = f"rtk recall {recall_id}" if recall_id else "not kept (recall is off)"
+            where = f"rtk recall {recall_id}" if recall_id else (
+                "not kept" if self._spool is not None else "not kept (recall is off)")
             return [Line(f"[rtk: invalid UTF-8 in the output is shown as U+FFFD; exact bytes: {where}]",
                          Stream.STDOUT)]
         return [Line(recall_hint(recall_id), Stream.STDOUT)] if elided and recall_id else []
@@ -342,24 +362,32 @@ class OutputPipeline:
         return kept[::-1]
 
     def _command_line(self) -> str:
-        """The command as a shell line, for the recall entry (argv is quoted only for a kept run:
-        most runs keep nothing and never load the quoting module)."""
+        """The command as a shell line, credentials redacted, for the recall entry (argv is quoted
+        only for a kept run: most runs keep nothing and never load the quoting module)."""
+        from rtk import redact
+
         if isinstance(self._command, str):
-            return self._command
+            return redact.command_text(self._command)
         from rtk.shell.quote import join_words
 
-        return join_words(self._command)
+        return join_words(redact.argv(self._command))
 
-    def _store(self, recall_id: str | None, exit_code: int) -> None:
+    def _store(self, recall_id: str | None, exit_code: int) -> str | None:
+        """Keep the raw output when a hint will name it; the id, or None when it could not be
+        kept (a full disk: one `rtk:` line, and no hint naming an entry that does not exist)."""
         if self._spool is None:
-            return
-        try:
-            if recall_id:
-                self._spool.keep(self._command_line(), exit_code)
-            else:
+            return None
+        if not recall_id:
+            try:
                 self._spool.discard()
-        except OSError as exc:
-            self.writer.write([Line(f"rtk: could not keep the raw output ({exc})", Stream.STDERR)])
+            except OSError:
+                pass
+            return None
+        kept = self._spool.keep(self._command_line(), exit_code)
+        if kept is None:
+            self.writer.write([Line(f"rtk: the raw output was not kept ({self._spool.problem}); "
+                                    "nothing to recall", Stream.STDERR)])
+        return kept
 
 
 def _last_lines(body: bytes, count: int) -> list[str]:
@@ -443,7 +471,8 @@ def _open_spool(cfg: config.Config) -> recall.RawSpool | None:
         return None
     try:
         return recall.RawSpool(paths.recall_dir_path(), int(cfg.get("recall", "max_bytes_per_entry")),
-                               int(cfg.get("recall", "max_entries")), int(cfg.get("recall", "retention_days")))
+                               int(cfg.get("recall", "max_entries")), int(cfg.get("recall", "retention_days")),
+                               int(cfg.get("recall", "max_total_bytes") or recall.DEFAULT_MAX_TOTAL))
     except OSError as exc:
         if exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):  # a read-only sandbox: say nothing
             print(f"rtk: recall store unavailable ({exc}); output is not kept", file=sys.stderr)

@@ -5,8 +5,9 @@ what the host captured instead of a child's pipes.
 `rtk hook <host>` calls `filter_finished` (the hook entry point passes it in, so that `rtk.agent`
 never imports the runner). The text is the host's merged stdout and stderr; when the host cut
 it and saved the whole output to a file, the file is read instead (a regular file only, up to
-MAX_SAVED bytes). The answer is the filtered text only when it is smaller than what the host
-would show; otherwise None and the host keeps its output. A failure of any kind is None too: the
+MAX_SAVED bytes). The answer is the filtered text only when it is smaller than the command's
+whole output (under Claude Code it also fits Claude's 30,000-char limit: the pipeline's host
+budget); otherwise None and the host keeps its output. A failure of any kind is None too: the
 post path never costs the agent an output. No trio, tiktoken or click is imported here.
 """
 from __future__ import annotations
@@ -69,6 +70,7 @@ def _filter(host: str, done: Finished, argv: list[str]) -> str | None:
     if name == "passthrough":
         return None
     chunks = _saved_chunks(done.saved) if done.saved else None
+    read_saved = chunks is not None  # the host cut its text: the model would read only that
     if chunks is None:
         chunks = [done.text.encode("utf-8", "surrogatepass")]
     from rtk.track import accounting
@@ -81,21 +83,16 @@ def _filter(host: str, done: Finished, argv: list[str]) -> str | None:
         pipeline.feed(chunk, Stream.STDOUT)
     outcome = pipeline.finish(done.exit_code)
     body = writer.text().rstrip("\n")
-    shown = _shown_chars(done)
-    replaced = len(body) < shown and body != done.text.rstrip("\n")
+    replaced = len(body.encode("utf-8", "surrogatepass")) < pipeline.raw_bytes and body != done.text.rstrip("\n")
     if accountant is not None:
         accountant.finish(accounting.RunRecord(
             argv=argv, filter=name, exit_code=done.exit_code, wall_ms=int((time.monotonic() - t0) * 1000),
             cwd=os.getcwd(), started=started, raw_bytes=pipeline.raw_bytes,
             printed_bytes=writer.printed_bytes if replaced else pipeline.raw_bytes,
             recall_id=outcome.recall_id if replaced else None, filter_error=outcome.filter_error,
-            via=f"post:{host}", preview_limit=done.preview_limit))
+            via=f"post:{host}", preview_limit=done.preview_limit,
+            baseline_text=done.text if read_saved and not done.preview_limit else None))
     return body if replaced else None
-
-
-def _shown_chars(done: Finished) -> int:
-    """What the model would read without rtk, in chars: the host's text (its cut included)."""
-    return len(done.text)
 
 
 def _saved_chunks(path: str) -> list[bytes] | None:

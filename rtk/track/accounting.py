@@ -43,17 +43,19 @@ class RunRecord:
     the `inspect` it imports cost ~5-15 ms on every run."""
 
     FIELDS = ("argv", "filter", "exit_code", "wall_ms", "cwd", "started", "raw_bytes", "printed_bytes",
-              "recall_id", "filter_error", "via", "preview_limit")
+              "recall_id", "filter_error", "via", "preview_limit", "baseline_text")
     __slots__ = FIELDS
 
     def __init__(self, argv: list[str], filter: str, exit_code: int, wall_ms: int, cwd: str,
                  started: float, raw_bytes: int, printed_bytes: int, recall_id: str | None = None,
-                 filter_error: str | None = None, via: str = "run", preview_limit: int = 0) -> None:
+                 filter_error: str | None = None, via: str = "run", preview_limit: int = 0,
+                 baseline_text: str | None = None) -> None:
         self.argv, self.filter, self.exit_code, self.wall_ms = argv, filter, exit_code, wall_ms
         self.cwd, self.started, self.raw_bytes, self.printed_bytes = cwd, started, raw_bytes, printed_bytes
         self.recall_id, self.filter_error = recall_id, filter_error
-        # how the run reached rtk, and the host's preview cut (chars; 0: the host shows it whole)
-        self.via, self.preview_limit = via, preview_limit
+        # how the run reached rtk, and the host's preview cut (chars; 0: the host shows it whole);
+        # `baseline_text`: what the host would have shown instead of the raw output (its own cut)
+        self.via, self.preview_limit, self.baseline_text = via, preview_limit, baseline_text
 
     def as_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.FIELDS}
@@ -89,6 +91,14 @@ class _Spool:
         self.file.write(data)
         self.buffer = []
 
+    def close_quietly(self) -> None:
+        """After a failed write: the file is closed (and removed by `discard`), errors ignored."""
+        if self.file is not None and not self.file.closed:
+            try:
+                self.file.close()
+            except OSError:
+                pass
+
     def close(self) -> dict[str, object]:
         if self.file is not None:
             self.file.close()
@@ -97,11 +107,18 @@ class _Spool:
 
     def discard(self) -> None:
         if self.file is not None:
-            self.file.close()
             try:
-                os.unlink(self.path)
-            except FileNotFoundError:
+                self.file.close()  # the flush may fail on a full disk: the file goes anyway
+            except OSError:
                 pass
+            _unlink_quietly(self.path)
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 class Accountant:
@@ -136,6 +153,8 @@ class Accountant:
         try:
             job = self._write_job(record) if self.problem is None else None
         except OSError as exc:
+            self._raw.close_quietly()
+            self._printed.close_quietly()
             self.problem = f"cannot queue the run in {self.queue} ({exc.strerror or exc})"
             self.quiet = exc.errno in READ_ONLY_ERRNOS
             job = None
@@ -153,18 +172,26 @@ class Accountant:
 
     def _write_job(self, record: RunRecord) -> str:
         """One write of the whole job (header, then the inline bytes), renamed into place."""
+        from rtk import redact  # credentials never reach the queue nor history.db
+
+        fields = record.as_dict()
+        fields["argv"] = redact.argv(record.argv)
         header = {"v": 1, "db": paths.db_path_str(), "history_days": self.history_days,
-                  "record": record.as_dict(), "raw": self._raw.close(),
+                  "record": fields, "raw": self._raw.close(),
                   "printed": {"same_as_raw": True} if self._printed_is_raw else self._printed.close()}
         packed = marshal.dumps(header)
         paths.private_dir_path(self.queue)
         tmp = os.path.join(self.queue, f".{self.stem}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(b"".join([MARSHAL_MAGIC, len(packed).to_bytes(8, "big"), packed,
-                                *self._raw.buffer, *self._printed.buffer]))
         job = os.path.join(self.queue, f"{self.stem}.job")
-        os.replace(tmp, job)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(b"".join([MARSHAL_MAGIC, len(packed).to_bytes(8, "big"), packed,
+                                    *self._raw.buffer, *self._printed.buffer]))
+            os.replace(tmp, job)
+        except BaseException:
+            _unlink_quietly(tmp)  # a full disk leaves no half-written job behind
+            raise
         return job
 
 

@@ -96,8 +96,10 @@ def connect(path: Path | None = None) -> sqlite3.Connection:
     Setting up can meet "database is locked" at once, busy_timeout or not: SQLite does not wait
     in every case (switching a new file to WAL while others open it, reading a schema another
     connection is changing), so that setup is tried again, with growing pauses, until the same
-    timeout has passed (32 writers racing on a new file failed one in a few hundred runs)."""
-    path = path or paths.db_path()
+    timeout has passed (32 writers racing on a new file failed one in a few hundred runs).
+
+    The file is ours alone: one holding the Rust rtk's tables is never written (shared_file)."""
+    path = own_path(path)
     deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
     pause = 0.01
     while True:
@@ -110,6 +112,13 @@ def connect(path: Path | None = None) -> sqlite3.Connection:
                 raise classify(path, exc) from None
         time.sleep(pause)
         pause = min(pause * 2, 0.5)
+
+
+def own_path(path: Path | None = None) -> Path:
+    """The file our runs go to: `path` (default: the configured one) unless it is the Rust rtk's."""
+    from rtk.track import shared_file
+
+    return shared_file.resolve(path or paths.db_path())
 
 
 def _open(path: Path) -> sqlite3.Connection:
@@ -190,8 +199,9 @@ def prune(conn: sqlite3.Connection, history_days: int, now: float | None = None)
 
 
 def reset(path: Path | None = None) -> None:
-    """Delete the database (and its WAL files) and the error log; works on a corrupt file."""
-    path = path or paths.db_path()
+    """Delete our database (and its WAL files) and the error log; works on a corrupt file.
+    Never the Rust rtk's history: `own_path` steers away from a file that holds its tables."""
+    path = own_path(path)
     for victim in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), errors_path()):
         victim.unlink(missing_ok=True)
 

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from rtk import redact
 from rtk.track import history as tracking
 from rtk.track import tokens
 from rtk.track.queue import LOCK_NAME, MARSHAL_MAGIC, try_lock, unlock
@@ -45,11 +46,18 @@ class Worker:
             header, inline = _read_job(claimed)
             self._insert(header, _build_run(header, inline, self.queue))
         except tracking.TrackingError as exc:
-            tracking.log_error(f"{exc.path}: {exc.problem} (runs are not being recorded)", self.errors)
+            self._log(f"{exc.path}: {exc.problem} (runs are not being recorded)")
         except Exception as exc:  # noqa: BLE001 - a bad job must not stop the worker
-            tracking.log_error(f"a run could not be recorded ({type(exc).__name__}: {exc})", self.errors)
+            self._log(f"a run could not be recorded ({type(exc).__name__}: {exc})")
         finally:
             _remove_job(claimed, header, self.queue)
+
+    def _log(self, message: str) -> None:
+        """Into the error log; a full disk loses the line, never the worker (the job is removed)."""
+        try:
+            tracking.log_error(message, self.errors)
+        except OSError:
+            pass
 
     def _insert(self, header: dict[str, Any], run: tracking.Run) -> None:
         db = str(header["db"])
@@ -108,10 +116,13 @@ def _build_run(header: dict[str, Any], inline: bytes, queue: Path) -> tracking.R
     else:
         printed_tokens, printed_counter = _count(header["printed"], inline[raw_inline:], queue)
     counter = raw_counter if raw_counter == printed_counter else f"{raw_counter}+{printed_counter}"
-    baseline = _host_baseline(int(rec.get("preview_limit") or 0), header["raw"], inline[:raw_inline], queue)
+    shown = rec.get("baseline_text")
+    baseline = tokens.count_text(shown) if isinstance(shown, str) else \
+        _host_baseline(int(rec.get("preview_limit") or 0), header["raw"], inline[:raw_inline], queue)
+    argv = redact.argv(rec["argv"])  # a job queued by an older rtk may hold them in clear
     return tracking.Run(
-        timestamp=tracking.iso_utc(float(rec["started"])), command=shlex.join(rec["argv"]),
-        command_key=tracking.command_key(rec["argv"]), filter=rec["filter"],
+        timestamp=tracking.iso_utc(float(rec["started"])), command=shlex.join(argv),
+        command_key=tracking.command_key(argv), filter=rec["filter"],
         raw_tokens=raw_tokens, printed_tokens=printed_tokens,
         saved_tokens=(raw_tokens if baseline is None else baseline) - printed_tokens,
         raw_bytes=int(rec["raw_bytes"]), printed_bytes=int(rec["printed_bytes"]),

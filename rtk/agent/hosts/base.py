@@ -148,7 +148,6 @@ def no_rewrite(call: Call, decision: Decision) -> Permission:
 def saved_path_after(text: str, marker: str) -> str | None:
     """The file path a host names after `marker` when it cut a long output (to the line's end)."""
     at = text.rfind(marker)
-    if at < 0:
-        return None
-    path = text[at + len(marker):].split("\n", 1)[0].strip().rstrip(".")
+    words = text[at + len(marker):].split(None, 1) if at >= 0 else []
+    path = words[0].rstrip(".,;:)") if words else ""
     return path if path.startswith("/") else None

@@ -176,3 +176,31 @@ def test_audit_from_config_and_env_override(hermetic_rtk: Path, tmp_path: Path) 
     run_hook("claude", payload("git status"), env)
     run_hook("claude", payload("git status"), {**env, "RTK_HOOK_AUDIT": "0"})
     assert len((tmp_path / "a" / "hook-audit.log").read_text().splitlines()) == 1
+
+
+HOSTILE_NUMBERS = [
+    b'{"tool_name":"Bash","tool_input":{"command":"git status","timeout":1e999999}}',
+    b'{"tool_name":"Bash","tool_input":{"command":"git status","timeout":-1E400},"x":1e999999}',
+    b'{"tool_name":"Bash","tool_input":{"command":"git status","n":' + b"9" * 5000 + b"}}",
+    b'{"tool_name":"Bash","tool_input":{"command":"git status","n":' + b"9" * 4000 + b"}}",
+    b'{"tool_name":"Bash","tool_input":{"command":"git status","n":NaN}}',
+    b'{"tool_name":"Bash","tool_input":{"command":"git status","deep":' + b"[" * 900 + b"]" * 900 + b"}}",
+    b'{"tool_name":"Bash","tool_input":{"command":"git status","deep":' + b"[" * 5000 + b"]" * 5000 + b"}}",
+    b'{"toolName":"bash","toolArgs":"{\\"command\\":\\"git status\\",\\"t\\":1e999999}"}',
+    (b'{"hook_event_name":"BeforeTool","tool_name":"run_shell_command",'
+     b'"tool_input":{"command":"git status","t":1e999999}}'),
+]
+
+
+@pytest.mark.parametrize("host", list(HOSTS))
+@pytest.mark.parametrize("data", HOSTILE_NUMBERS, ids=range(len(HOSTILE_NUMBERS)))
+def test_valid_json_with_hostile_numbers_is_no_opinion_at_worst(host: str, data: bytes) -> None:
+    """Issue 35, item 5: any valid JSON gives an answer or no opinion, exit 0, never a traceback;
+    Cursor and Gemini always get a JSON object."""
+    result = run_hook(host, data)
+    assert result.returncode == 0, result.stderr
+    assert b"Traceback" not in result.stderr and b"internal error" not in result.stderr
+    if host in ("cursor", "gemini"):
+        assert isinstance(json.loads(result.stdout), dict)
+    if result.stdout.strip():
+        json.loads(result.stdout)  # whatever is printed is JSON a host can read

@@ -172,3 +172,26 @@ def test_the_post_hook_keeps_heavy_modules_away(tmp_path: Path) -> None:
     code, heavy = json.loads(result.stderr.splitlines()[-1])
     assert code == 0 and heavy == []
     assert "updatedToolOutput" in result.stdout
+
+
+@needs_history
+def test_copilot_saved_output_is_summarised_whole_and_counted_against_its_notice(
+        tmp_path: Path, hermetic_rtk: Path) -> None:
+    """Copilot passes a short notice naming the file that holds a long output: rtk filters the file
+    (the answer may be longer than the notice, never longer than the output) and counts its
+    saving against what Copilot would have shown, the notice."""
+    whole = _git("log", "-n", "300", "--stat")
+    saved = tmp_path / "copilot-tool-output-1.txt"
+    saved.write_text(whole)
+    notice = (f"Output too large to read at once ({len(whole) / 1024:.1f} KB). Saved to: {saved}\n"
+              "<shellId: 0 completed with exit code 0>")
+    payload = {"sessionId": "s", "cwd": str(ROOT), "toolName": "bash", "toolArgs": {"command": "git log -n 300 --stat"},
+               "toolResult": {"resultType": "success", "textResultForLlm": notice}}
+    result = run_hook("copilot", json.dumps(payload).encode(), {"RTK_TRACK_SYNC": "1"})
+    text = json.loads(result.stdout)["modifiedResult"]["textResultForLlm"]
+    assert len(notice) < len(text) < len(whole)
+    assert text.endswith("\n<shellId: 0 completed with exit code 0>")
+    last_commit = _git("log", "-n", "300", "--format=%h")[:-1].split("\n")[-1]
+    assert last_commit in text
+    (via, command, baseline), = _history(hermetic_rtk)
+    assert (via, command) == ("post:copilot", "git log -n 300 --stat") and baseline is not None and baseline < 100
