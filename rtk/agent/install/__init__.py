@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rtk.agent.install.edits import AGENTS
     from rtk.agent.install.files import InstallError
-    from rtk.agent.install.run import Options, UsageError, hook_program, run_init
     from rtk.agent.install.report import ALL_AGENTS, show
+    from rtk.agent.install.run import Options, UsageError, hook_program, run_init
 
 _HOMES = {"AGENTS": "edits", "InstallError": "files", "Options": "run", "UsageError": "run",
           "hook_program": "run", "run_init": "run", "ALL_AGENTS": "report", "show": "report"}

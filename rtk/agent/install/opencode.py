@@ -82,6 +82,16 @@ def plugin_source(program: list[str]) -> bytes:
                             timeout=TIMEOUT_MS).encode()
 
 
+def upstream_plugin(plugin: Path) -> Path | None:
+    """The Rust rtk's plugin beside ours (`plugins/rtk.ts`, rewriting commands before they run),
+    if installed: rtk leaves it alone and says so."""
+    other = plugin.with_name("rtk.ts")
+    try:
+        return other if b"rtk hook opencode" in other.read_bytes() else None
+    except OSError:
+        return None
+
+
 def is_ours(data: bytes | None) -> bool:
     return data is not None and data.startswith(MARKER.encode())
 

@@ -73,7 +73,10 @@ def _show_plugin(path: Path, global_: bool, warn: Echo) -> str | None:
     if not _program_exists(program[:1]):
         warn(f"rtk: warning: {path}: the plugin runs `{shlex.join(program)}`, which no longer exists; "
              f"run `{_rerun('opencode', global_)}` again")
-    return f"installed in {path} ({shlex.join([*program, 'hook', 'opencode'])})"
+    line = f"installed in {path} ({shlex.join([*program, 'hook', 'opencode'])})"
+    if upstream := opencode.upstream_plugin(path):
+        line += f"; the Rust rtk's plugin {upstream} is installed too (it rewrites commands before they run)"
+    return line
 
 
 def _rerun(name: str, global_: bool) -> str:

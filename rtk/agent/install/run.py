@@ -55,6 +55,7 @@ class Options:
     home: Path | None = None
     cwd: Path | None = None
     program: str | None = None
+    every_agent: bool = False  # `rtk uninstall` with no --agent: wherever rtk is; report only changes
 
 
 CODEX_TRUST = ("codex: Codex runs only hooks you have trusted: open Codex and approve rtk's hook once "
@@ -65,7 +66,13 @@ def run_init(opts: Options, echo: Echo) -> None:
     """Install or uninstall; raises InstallError (exit 1) or UsageError (exit 2) before any write."""
     root = _root(opts)
     program = opts.program or hook_program()
-    changes = [change for name in opts.agents for change in _plan(name, root, opts, program)]
+    agents = [n for n in opts.agents if opts.global_ or not opts.every_agent or _has_local(n)]
+    changes = [change for name in agents for change in _plan(name, root, opts, program)]
+    if opts.every_agent:
+        changes = [change for change in changes if change.changed]
+        if not changes:
+            echo(f"rtk is installed for no agent {'in your home directory' if opts.global_ else 'in ' + str(root)}; "
+                 "nothing to remove")
     if opts.dry_run:
         echo("dry run: nothing written")
         for change in changes:
@@ -75,7 +82,7 @@ def run_init(opts: Options, echo: Echo) -> None:
         if change.changed:
             check_writable(change)
     _clean_leftovers(changes, echo)
-    if not opts.uninstall and opts.program is None:
+    if not opts.uninstall and opts.program is None and any(name in AGENTS for name in opts.agents):
         echo(program_note(program))
     for change in changes:
         if change.changed:
@@ -83,6 +90,10 @@ def run_init(opts: Options, echo: Echo) -> None:
         echo(_message(change, opts.uninstall))
     if not opts.uninstall and any(c.agent == "codex" and c.changed for c in changes):
         echo(CODEX_TRUST)
+    for change in changes:
+        if change.agent == "opencode" and not opts.uninstall and (upstream := opencode.upstream_plugin(change.path)):
+            echo(f"opencode: the Rust rtk's plugin {upstream} is installed too: it rewrites commands before "
+                 "they run; rtk leaves it alone (remove it to have OpenCode use this rtk alone)")
 
 
 def _clean_leftovers(changes: list[Change], echo: Echo) -> None:
@@ -113,11 +124,15 @@ def program_note(program: str) -> str:
 def _root(opts: Options) -> Path:
     if opts.global_:
         return opts.home or Path.home()
-    only_global = [name for name in opts.agents if name in AGENTS and AGENTS[name].local_path is None]
-    if only_global:
+    only_global = [name for name in opts.agents if not _has_local(name)]
+    if only_global and not opts.every_agent:
         name = only_global[0]
         raise UsageError(f"{name.capitalize()} hooks are global-only. Use: rtk init -g --agent {name}")
     return opts.cwd or Path.cwd()
+
+
+def _has_local(name: str) -> bool:
+    return name not in AGENTS or AGENTS[name].local_path is not None
 
 
 def _plan(name: str, root: Path, opts: Options, program: str) -> list[Change]:

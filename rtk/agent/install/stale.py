@@ -14,6 +14,7 @@ from typing import Any
 from rtk.agent.install.edits import AGENTS, Agent, ShapeError, missing_events
 
 WATCHED = ("claude", "copilot")
+LABELS = {"claude": "Claude Code", "copilot": "Copilot"}
 LOST = {"claude": "`git status`, `ls`, `cat` and the other commands that read are not compressed",
         "copilot": "no command is compressed"}
 
@@ -31,7 +32,7 @@ class Stale:
                          *([] if self.agent == "claude" else ["--agent", self.agent])])
 
     def line(self) -> str:
-        return (f"rtk's {self.agent} hook in {self.path} was installed by an older rtk (no "
+        return (f"rtk's {LABELS[self.agent]} hook in {self.path} was installed by an older rtk (no "
                 f"{', '.join(self.missing)} hook): {LOST[self.agent]}; run `{self.rerun()}` again")
 
 

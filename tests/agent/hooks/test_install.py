@@ -10,7 +10,16 @@ from typing import Any
 
 import pytest
 
-from rtk.agent.install import AGENTS, ALL_AGENTS, InstallError, Options, UsageError, hook_program, run_init, show
+from rtk.agent.install import (
+    AGENTS,
+    ALL_AGENTS,
+    InstallError,
+    Options,
+    UsageError,
+    hook_program,
+    run_init,
+    show,
+)
 from rtk.agent.install.awareness import RTK_MD
 from rtk.agent.install.files import dump_json
 from tests.conftest import rtk_executable
@@ -64,7 +73,7 @@ def test_claude_awareness_files(agent_home: Path) -> None:
     assert (agent_home / ".claude/CLAUDE.md.bak").read_text() == "# mine\nbe brief"
 
 
-USER_SETTINGS = {
+USER_SETTINGS: dict[str, Any] = {
     "env": {"FOO": "1"},
     "permissions": {"allow": ["Bash(ls:*)"], "deny": []},
     "hooks": {
