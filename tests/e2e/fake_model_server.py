@@ -47,6 +47,11 @@ class FakeModel:
         """The command of turn `answered` (0-based), None once the script is done."""
         return self.commands[answered] if answered < len(self.commands) else None
 
+    def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """The Anthropic content blocks to answer a Messages request with (a subclass may script
+        its own)."""
+        return wire.anthropic_reply(self.next_command, body)
+
     def results(self) -> list[str]:
         """The tool results the host sent back, in script order, as text: read from the request
         that holds the most of them (the last turn's conversation holds them all)."""
@@ -113,7 +118,7 @@ class FakeModel:
                     self._json({})
 
             def _messages(self, body: dict[str, Any]) -> None:
-                blocks = wire.anthropic_reply(model.next_command, body)
+                blocks = model.reply(body)
                 name = body.get("model", "claude")
                 if body.get("stream"):
                     self._sse(wire.anthropic_events(blocks, name))
