@@ -155,6 +155,9 @@ class Host:
             return f"{self.name} does not run here: `{self.binary} --version` printed no version"
         if self.name == "claude-old" and version(self.binary) != CLAUDE_OLD_VERSION:
             return f"{self.binary} is Claude Code {version(self.binary)}, not {CLAUDE_OLD_VERSION}"
+        if self.name == "claude" and version(self.binary) == CLAUDE_OLD_VERSION:
+            return (f"{self.binary} is Claude Code {CLAUDE_OLD_VERSION}, the old one (claude-old runs it): "
+                    "install the newest there or name it with RTK_HOST_CLAUDE")
         return ""
 
     def session(self, root: Path, work: Path, commands: list[str], hook: bool, allow_pytest: bool = True) -> Session:
