@@ -265,7 +265,8 @@ def _opencode_configure(root: Path, env: dict[str, str], url: str, allow_pytest:
         "options": {"baseURL": f"{url}/v1", "apiKey": "e2e"},
         "models": {"fake": {"name": "Fake", "tool_call": True}},
     }
-    config: dict[str, object] = {"autoupdate": False, "share": "disabled", "model": "fake/fake",
+    # snapshot: no git snapshot of the project at every step (OpenCode's undo; seconds a step here)
+    config: dict[str, object] = {"autoupdate": False, "share": "disabled", "snapshot": False, "model": "fake/fake",
                                  "provider": {"fake": provider}}
     if allow_pytest:
         config["permission"] = {"bash": {"pytest *": "allow"}}
