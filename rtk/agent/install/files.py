@@ -36,6 +36,7 @@ class Change:
     new: bytes | None
     what: str
     keep_backup: bool = False  # a deletion that still keeps `<file>.bak` (upstream's legacy script)
+    updated: bool = False  # rtk's own entry was there, in an older or other form
 
     @property
     def changed(self) -> bool:

@@ -66,13 +66,7 @@ def run_init(opts: Options, echo: Echo) -> None:
     """Install or uninstall; raises InstallError (exit 1) or UsageError (exit 2) before any write."""
     root = _root(opts)
     program = opts.program or hook_program()
-    agents = [n for n in opts.agents if opts.global_ or not opts.every_agent or _has_local(n)]
-    changes = [change for name in agents for change in _plan(name, root, opts, program)]
-    if opts.every_agent:
-        changes = [change for change in changes if change.changed]
-        if not changes:
-            echo(f"rtk is installed for no agent {'in your home directory' if opts.global_ else 'in ' + str(root)}; "
-                 "nothing to remove")
+    changes = _changes(opts, root, program, echo)
     if opts.dry_run:
         echo("dry run: nothing written")
         for change in changes:
@@ -88,10 +82,30 @@ def run_init(opts: Options, echo: Echo) -> None:
         if change.changed:
             _apply(change, root)
         echo(_message(change, opts.uninstall))
-    if not opts.uninstall and any(c.agent == "codex" and c.changed for c in changes):
+    if not opts.uninstall:
+        _afterwords(changes, echo)
+
+
+def _changes(opts: Options, root: Path, program: str, echo: Echo) -> list[Change]:
+    """Every file of every chosen agent, planned (so validated); for `rtk uninstall` with no agent
+    named, only the ones that change (the global-only agents skipped without -g)."""
+    agents = [name for name in opts.agents if opts.global_ or not opts.every_agent or _has_local(name)]
+    changes = [change for name in agents for change in _plan(name, root, opts, program)]
+    if not opts.every_agent:
+        return changes
+    changes = [change for change in changes if change.changed]
+    if not changes:
+        where = "in your home directory" if opts.global_ else f"in {root}"
+        echo(f"rtk is installed for no agent {where}; nothing to remove")
+    return changes
+
+
+def _afterwords(changes: list[Change], echo: Echo) -> None:
+    """What an install leaves to the user: Codex's trust step, the Rust rtk's OpenCode plugin."""
+    if any(change.agent == "codex" and change.changed for change in changes):
         echo(CODEX_TRUST)
     for change in changes:
-        if change.agent == "opencode" and not opts.uninstall and (upstream := opencode.upstream_plugin(change.path)):
+        if change.agent == "opencode" and (upstream := opencode.upstream_plugin(change.path)):
             echo(f"opencode: the Rust rtk's plugin {upstream} is installed too: it rewrites commands before "
                  "they run; rtk leaves it alone (remove it to have OpenCode use this rtk alone)")
 
@@ -155,7 +169,8 @@ def _plugin_change(path: Path, opts: Options) -> Change:
         return Change("opencode", path, old, None, "rtk plugin")
     program = shlex.split(opts.program) if opts.program else absolute_program()
     return Change("opencode", path, old, opencode.plugin_source(program),
-                  f"plugin running `{shlex.join([*program, 'hook', 'opencode'])}` after each bash command")
+                  f"plugin running `{shlex.join([*program, 'hook', 'opencode'])}` after each bash command",
+                  updated=old is not None)
 
 
 def absolute_program() -> list[str]:
@@ -183,7 +198,10 @@ def _hook_changes(agent: Agent, path: Path, command: str, uninstall: bool) -> li
     doc = parse_json(path, old)
     try:
         scripts = _legacy_script_changes(agent, path, [*legacy_scripts(doc, agent), *agent.legacy_files])
-        touched = remove_hook(doc, agent) if uninstall else add_hook(doc, agent, command) != "present"
+        if uninstall:
+            outcome = "removed" if remove_hook(doc, agent) else "absent"
+        else:
+            outcome = add_hook(doc, agent, command)
         twins = (remove_twins(doc) if uninstall else add_twins(doc)) if agent.name == "gemini" else 0
     except ShapeError as exc:
         raise InstallError(f"{path}: {exc}; nothing written") from None
@@ -191,10 +209,10 @@ def _hook_changes(agent: Agent, path: Path, command: str, uninstall: bool) -> li
     if twins:
         what += f" and {twins} rtk-form twin{'s' if twins > 1 else ''} of tools.allowed rules " \
                 "(Gemini checks its policy on the rewritten command)"
-    if not touched and not twins:
+    if outcome in ("absent", "present") and not twins:
         return [Change(agent.name, path, old, old, what), *scripts]
     new = None if uninstall and nothing_left(doc, agent) else dump_json(doc)
-    return [Change(agent.name, path, old, new, what), *scripts]
+    return [Change(agent.name, path, old, new, what, updated=outcome == "updated"), *scripts]
 
 
 def _legacy_script_changes(agent: Agent, config: Path, scripts: list[str]) -> list[Change]:
@@ -245,7 +263,8 @@ def _message(change: Change, uninstall: bool) -> str:
         return f"{head}: removed {what}: deleted {path} (nothing else was in it)"
     if change.old is None:
         return f"{head}: created {path} with the {what}"
-    verb = f"removed {what} from" if uninstall else f"added {what} to"
+    verb = f"removed {what} from" if uninstall else f"updated rtk's {what} in" if change.updated \
+        else f"added {what} to"
     return f"{head}: {verb} {path} (previous version kept in {change.backup})"
 
 
