@@ -148,8 +148,8 @@ class Fold:
             if number > shown + 1:
                 out.extend(self._gap(shown + 1, number - 1, hint))
             if self.middle_left_out and number == tail[0][0]:
-                out.append((f"[rtk: {self.middle_left_out:,} more lines naming errors or failures left out "
-                            "above]", self.marker_tag))
+                marker = f"[rtk: {self.middle_left_out:,} more lines naming errors or failures left out above]"
+                out.append((marker, self.marker_tag))
             out.append((cut_line(text), tag))
             shown = number
         out.append((hint or f"[rtk: output folded to {self.limit:,} chars, the host's limit; "

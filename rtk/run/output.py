@@ -16,10 +16,14 @@ from rtk.filters.budget import host_limit
 from rtk.run.pipeline import OutputPipeline, PassthroughPipeline, Writer, build_pipeline
 from rtk.track import accounting
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 CLAUDE_PREVIEW_LIMIT = 30_000  # chars: Claude Code shows the model ~2 KB of a longer output
 
 
-def host_of_run() -> dict[str, object]:
+def host_of_run() -> dict[str, Any]:
     """How the run reached rtk, for `rtk gain`: under Claude Code (it sets CLAUDECODE=1 for the
     commands it runs) an output past its limit would have reached the model as a short preview,
     so that preview, not the whole raw output, is what rtk saved tokens against."""
