@@ -30,7 +30,9 @@ class ContentFilter(BaseFilter):
         self.origin = Origin(ctx.argv, sed)
         host = ctx.limit("output_max_chars", 0) or None  # the host cuts past this (Claude Code)
         self.max_lines = ctx.limit("content_max_lines", MAX_LINES)
-        self.max_bytes = min(ctx.limit("content_max_bytes", MAX_BYTES), host - HOST_RESERVE if host else MAX_BYTES)
+        self.max_bytes = ctx.limit("content_max_bytes", MAX_BYTES)
+        if host:
+            self.max_bytes = min(self.max_bytes, host - HOST_RESERVE)
         self.head_size = min(ctx.limit("content_head_lines", 200), self.max_lines)
         self.head_room = int(host * HOST_HEAD) if host else MAX_BYTES
         self.tail_room = int(host * HOST_TAIL) if host else MAX_BYTES
