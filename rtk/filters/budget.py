@@ -35,6 +35,7 @@ CLAUDE_CODE_LIMIT = 30_000  # chars: over it Claude Code shows a ~2 KB preview i
 HEAD_SHARE, TAIL_SHARE, MIDDLE_SHARE = 0.35, 0.35, 0.30  # of the room left after the reserve
 RESERVE = 600  # chars kept for the markers and the hint
 MAX_LINE = 1_000  # a kept line longer than this is cut, with a count (one minified line is not a summary)
+OUTLINE_SHARE = 0.25  # of the limit, at most, for the outlines of the left-out runs
 MIDDLE_MARKERS = 40  # past this many separate runs of kept middle lines, no more middle lines are kept
 WHAT_FAILED = LazyPattern(
     r"(?i)\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|fatal|panic(?:ked)?|exception|traceback|assert\w*|"
@@ -158,18 +159,25 @@ class Fold:
         return self.chars <= self.head_room and len(text) <= MAX_LINE
 
     def close(self, hint: str | None = None) -> list[tuple[str, object]]:
-        """Everything when it fits; else the fold, ending with `hint` (the recall hint line)."""
+        """Everything when it fits; else the fold, ending with `hint` (the recall hint line).
+
+        With an outliner, up to OUTLINE_SHARE of the limit goes to the outlines of the left-out
+        runs (what they hold: a file's definitions, the paths of a diff or a grep), taken from
+        the tail's room; what the outlines leave unused goes back to the tail."""
         if self.whole is not None:
             return self.whole
-        out = list(self.head)
-        shown = len(self.head)
-        tail = list(self.tail)  # as long as the room the middle left: the end of the output
-        room = self.limit - RESERVE - self.head_chars - self.middle_chars
-        while len(tail) > 1 and self.tail_chars > room:
-            self.tail_chars -= min(len(tail.pop(0)[1]), MAX_LINE + 30) + 1
+        reserved = int(self.limit * OUTLINE_SHARE) if self.outliner is not None else 0
+        tail = self._tail_within(self.limit - RESERVE - self.head_chars - self.middle_chars - reserved)
+        outlines = self._outlines([*self.middle, *tail], reserved)
+        used = sum(len(text) + 1 for lines in outlines.values() for text in lines)
+        if used < reserved:
+            tail = self._tail_within(self.limit - RESERVE - self.head_chars - self.middle_chars - used)
+        out, shown = list(self.head), len(self.head)
         for number, text, tag in [*self.middle, *tail]:
             if number > shown + 1:
-                out.extend(self._gap(shown + 1, number - 1, hint))
+                out.append((f"... output lines {shown + 1:,}-{number - 1:,} not shown ({number - shown - 1:,} lines)",
+                            self.marker_tag))
+                out.extend((line, self.marker_tag) for line in outlines.get(shown + 1, ()))
             if self.middle_left_out and number == tail[0][0]:
                 marker = f"[rtk: {self.middle_left_out:,} more lines naming errors or failures left out above]"
                 out.append((marker, self.marker_tag))
@@ -179,13 +187,24 @@ class Fold:
                     "the full output was not kept]", self.marker_tag))
         return _trimmed(out, self.limit, len(self.head))
 
-    def _gap(self, first: int, last: int, hint: str | None) -> list[tuple[str, object]]:
-        marker = f"... output lines {first:,}-{last:,} not shown ({last - first + 1:,} lines)"
-        out = [(marker, self.marker_tag)]
-        if self.outliner is not None:
-            room = max(self.limit - self.head_chars - self.tail_chars - self.middle_chars - RESERVE, 0)
-            out.extend((text, self.marker_tag) for text in self.outliner.render(first, last, room // 2))
-        return out
+    def _tail_within(self, room: int) -> list[tuple[int, str, object]]:
+        """The end of the output: as many of the last lines as fit in `room` (one at least)."""
+        tail, chars = list(self.tail), self.tail_chars
+        while len(tail) > 1 and chars > room:
+            chars -= min(len(tail.pop(0)[1]), MAX_LINE + 30) + 1
+        return tail
+
+    def _outlines(self, kept: list[tuple[int, str, object]], room: int) -> dict[int, list[str]]:
+        """The outliner's lines for each left-out run (keyed by its first line), sharing `room`."""
+        if self.outliner is None or room <= 0:
+            return {}
+        gaps, shown = [], len(self.head)
+        for number, _, _ in kept:
+            if number > shown + 1:
+                gaps.append((shown + 1, number - 1))
+            shown = number
+        each = room // max(len(gaps), 1)
+        return {first: self.outliner.render(first, last, each) for first, last in gaps}
 
 
 def _trimmed(out: list[tuple[str, object]], limit: int, first: int) -> list[tuple[str, object]]:

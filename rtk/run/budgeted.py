@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rtk.filters.base import Line, Stream, recall_hint
 from rtk.filters.budget import Fold
+from rtk.filters.path_outline import PathOutline
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ class BudgetedWriter:
     def __init__(self, writer: Writer, limit: int) -> None:
         self.inner = writer
         self.limit = limit
-        self.fold = Fold(limit, marker_tag=Stream.STDOUT)
+        self.fold = Fold(limit, PathOutline(), marker_tag=Stream.STDOUT)  # a left-out run names its files
         self.held_bytes = 0
         self.closed = False
         self.written = 0  # lines of the start written at once (see Fold.sure)
