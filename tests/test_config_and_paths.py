@@ -128,11 +128,11 @@ def test_open_private_is_0600_under_a_umask_that_removes_owner_bits(tmp_path: Pa
 
 def test_a_config_is_parsed_once_then_read_from_the_parse_cache(hermetic_rtk: Path) -> None:
     probe = ("import sys\nfrom rtk import config\ncfg = config.load(report=False)\n"
-             "print('tomllib' in sys.modules, cfg.get('recall', 'max_entries'), len(cfg.problems))")
+             "print('tomllib' in sys.modules, cfg.get('recall', 'max_entries'), len(cfg.ignored))")
     write_config(hermetic_rtk, "[recall]\nmax_entries = 7\n[nope]\nx = 1\n")
     runs = [subprocess.run([sys.executable, "-c", probe], capture_output=True,
                            text=True, check=True, env=os.environ).stdout.split() for _ in range(2)]
-    assert runs == [["True", "7", "1"], ["False", "7", "1"]]  # same values and problems, no tomllib
+    assert runs == [["True", "7", "1"], ["False", "7", "1"]]  # same values and ignored keys, no tomllib
     write_config(hermetic_rtk, "[recall]\nmax_entries = 9\n")  # another text: parsed again
     again = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                            env=os.environ).stdout.split()

@@ -18,23 +18,27 @@ import time
 
 from rtk import quickjson
 from rtk.agent import program
-from rtk.agent.hosts import HOSTS, SKIP
+from rtk.agent.hosts import HOSTS, READERS, SKIP
 
 TYPE_CHECKING = False  # no `typing` (nor `json`, `re`) at start-up: this runs before every command
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from rtk.agent.hosts import Answer, Host
+    from rtk.agent.hosts import Finished, Host
+    from rtk.agent.hosts.base import Answer
     from rtk.agent.rewrite import Decision
 
     Decide = Callable[..., Decision]
+    # (host, the finished command, its routed argv) -> the text to show instead, or None to keep
+    PostFilter = Callable[[str, Finished, list[str]], str | None]
 
 MAX_INPUT = 1024 * 1024
 LOGIN_SHELL_HOSTS = frozenset({"codex"})  # they run commands with `bash -lc`: PATH is the profile's
 MAX_COMMAND = 4 * 1024  # longer commands are left to the host (answer within 100 ms)
 BOM = b"\xef\xbb\xbf"
-USAGE = "usage: rtk hook claude|cursor|gemini|codex|copilot < payload.json; rtk hook check COMMAND"
+USAGE = ("usage: rtk hook claude|cursor|gemini|codex|copilot|opencode < payload.json; "
+         "rtk hook check COMMAND")
 
 
 class Outcome:
@@ -47,22 +51,24 @@ class Outcome:
         self.audit = audit
 
 
-def main(args: list[str], decide: Decide | None = None) -> int:
+def main(args: list[str], decide: Decide | None = None, post: PostFilter | None = None) -> int:
+    """`post` filters a finished command's output (the run path's pipeline): the caller passes it,
+    so that this package never imports the runner."""
     if args[:1] == ["check"]:
         return check(args[1:], decide)
     host = HOSTS.get(args[0]) if len(args) == 1 else None
     if host is None:
         _usage(args)
         return 0
-    return run_host(host, decide)
+    return run_host(host, decide, post)
 
 
-def run_host(host: Host, decide: Decide | None = None) -> int:
+def run_host(host: Host, decide: Decide | None = None, post: PostFilter | None = None) -> int:
     """Read stdin, answer on stdout, exit 0 on every path."""
     answer = host.no_opinion
     try:
         raw = _read_stdin()
-        outcome = handle(host, raw, decide)
+        outcome = handle(host, raw, decide, post)
         answer = outcome.answer
         if outcome.audit is not None:
             audit(*outcome.audit)
@@ -72,11 +78,15 @@ def run_host(host: Host, decide: Decide | None = None) -> int:
     return 0
 
 
-def handle(host: Host, raw: bytes, decide: Decide | None = None) -> Outcome:
+def handle(host: Host, raw: bytes, decide: Decide | None = None, post: PostFilter | None = None) -> Outcome:
     """The whole decision for one payload, without I/O (bar a warning line on stderr)."""
     payload, problem = parse_payload(raw)
     if problem:
         _warn(f"hook {host.name}: {problem}; no opinion given")
+    if post is not None and isinstance(payload, dict) and host.finished is not None:
+        done = host.finished(payload)
+        if done is not None:
+            return respond_post(host, done, post)
     return respond(host, payload, decide)
 
 
@@ -105,16 +115,51 @@ def respond(host: Host, payload: Any, decide: Decide | None = None) -> Outcome:
         return Outcome(host.no_opinion)
     if len(call.command) > MAX_COMMAND:  # the lexer would not answer within 100 ms
         return Outcome(host.no_opinion, ("skip:defer", call.command, ""))
+    if host.finished is not None and _post_line(call.command):
+        return Outcome(host.no_opinion, ("skip:post", call.command, ""))
     rtk = program.name(login_shell=host.name in LOGIN_SHELL_HOSTS)
     decision = (decide or _engine())(call.command, host.name, cwd=call.cwd, program=rtk)
     action = audit_action(decision.code, call.command, decision.command)
     if action not in ("rewrite", "ask"):
         return Outcome(host.no_opinion, (action, call.command, ""))
     permission = host.permission(call, decision)
+    if permission != "allow" and host.finished is not None and _reads_somewhere(decision):
+        # a reader the host may run silently sits beside a runner: a rewrite without allow could
+        # make the host ask about the line, so the host decides on it as typed
+        return Outcome(host.no_opinion, ("skip:defer", call.command, ""))
     if permission == SKIP:
         return Outcome(host.no_opinion, ("skip:defer", call.command, ""))
     action = "rewrite" if permission == "allow" else "ask"
     return Outcome(call.answer(decision.command, permission), (action, call.command, decision.command))
+
+
+def respond_post(host: Host, done: Finished, post: PostFilter) -> Outcome:
+    """The post path: the host ran `done.command` under its own rules; replace what it printed
+    with the routed command's filtered form when that is smaller, else keep it (no opinion)."""
+    from rtk.agent.post_lines import routed_argv
+
+    argv = routed_argv(done.command, host.post_scope) if len(done.command) <= MAX_COMMAND else None
+    if argv is None:
+        return Outcome(host.no_opinion, ("post:skip", done.command, ""))
+    body = post(host.name, done, argv)
+    if body is None:
+        return Outcome(host.no_opinion, ("post:keep", done.command, ""))
+    return Outcome(done.answer(done.frame(body)), ("post:replace", done.command, ""))
+
+
+def _post_line(command: str) -> bool:
+    """The line takes the post path (the host runs it as typed, rtk filters what it printed)."""
+    if len(command) > MAX_COMMAND:
+        return False
+    from rtk.agent.post_lines import routed_argv
+
+    return routed_argv(command, READERS) is not None
+
+
+def _reads_somewhere(decision: Decision) -> bool:
+    from rtk.agent.post_lines import reads
+
+    return any(seg.argv and reads(list(seg.argv)) for seg in decision.segments)
 
 
 def _engine() -> Decide:

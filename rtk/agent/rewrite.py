@@ -128,6 +128,12 @@ def decide(command: str, host: str | None = "claude", *, cwd: str | None = None,
                     (*reasons, f"permissions ({host}): {why} -> exit {code}"), *seen)
 
 
+def analyze(command: str) -> _Analysis:
+    """The whole analysis of a command line (segments, insertions, problems), without permissions:
+    the post path asks which one command a line routes, not what it may do."""
+    return _analyze(command, 0, True)
+
+
 def splice(text: str, offsets: Sequence[int], program: str = "rtk") -> str:
     """`text` with `rtk ` inserted at every offset (the only edit a rewrite ever makes)."""
     out, last = [], 0
@@ -271,18 +277,20 @@ def _shell_c(script: shell.Word, ok: bool, found: _Analysis, depth: int) -> str:
 
 
 def _transparent_prefix(words: list[shell.Word], i: int) -> int:
-    """`[hooks] transparent_prefixes` (`direnv exec .`, `bundle exec`): how many words the one
-    starting at words[i] spans, 0 when none does."""
+    """`[hooks] transparent_prefixes` (`direnv exec .`, `docker exec app`): how many words the
+    longest one starting at words[i] spans (as upstream: with `docker` and `docker exec app` both
+    listed, `docker exec app git status` peels three words), 0 when none does."""
     cfg = _config()
     if cfg is None:
         return 0
+    longest = 0
     for entry in cfg.get("hooks", "transparent_prefixes") or []:
         prefix = entry.split() if isinstance(entry, str) else []
         given = words[i:i + len(prefix)]
-        if prefix and len(given) == len(prefix) and all(
+        if len(prefix) > longest and len(given) == len(prefix) and all(
                 w.literal and w.value == p for w, p in zip(given, prefix, strict=True)):
-            return len(prefix)
-    return 0
+            longest = len(prefix)
+    return longest
 
 
 def _config() -> Config | None:

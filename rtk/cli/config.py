@@ -78,12 +78,24 @@ def render(cfg: config.Config) -> str:
         for key, value in keys.items():
             origin = cfg.sources.get(f"{section}.{key}", "default")
             lines.append(f"{key} = {toml_value(value)}  # {origin}")
+    lines += _ignored_lines(cfg)
     if config.run_disabled():
         lines.append("\n# RTK_DISABLED is set: commands run raw")
     for var in ("RTK_CONFIG_DIR", "RTK_DB_PATH", "RTK_AUDIT_DIR", "NO_COLOR"):
         if var in os.environ:
             lines.append(f"# {var}={os.environ[var]}")
     return "\n".join(lines) + "\n"
+
+
+def _ignored_lines(cfg: config.Config) -> list[str]:
+    """The keys the file holds that rtk (Python) does not read: only here, never on a run."""
+    if not cfg.ignored:
+        return []
+    lines = ["\n# keys in the file that rtk (Python) does not read (ignored):"]
+    for key in cfg.ignored:
+        whose = "the Rust rtk's setting" if key in config.RUST_ONLY_KEYS else "unknown key"
+        lines.append(f"#   {key}  ({whose})")
+    return lines
 
 
 def toml_value(value: Any) -> str:

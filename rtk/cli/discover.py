@@ -13,7 +13,7 @@ from rtk.gain import transcripts
 EPILOG = """\b
 Examples:
   rtk discover                    # this project, the last 30 days
-  rtk discover --all --since 7 --format json
+  rtk discover --all --since 7d --format json
   rtk discover -p myrepo
 \b
 Reads Claude Code's session transcripts ($CLAUDE_CONFIG_DIR or ~/.claude, projects/*/*.jsonl).
@@ -21,15 +21,19 @@ Exit codes: 0 (also when there are no transcripts: one line says so); 2 usage er
 
 
 @click.command(name="discover", epilog=EPILOG)
-@click.option("-s", "--since", "since_days", type=click.IntRange(min=0), default=30, show_default=True,
-              help="sessions from the last N days (0 = all)")
+@click.option("-s", "--since", "since", metavar="7d|12h|2w|N|DATE", default="30d", show_default=True,
+              help="sessions since then, as in rtk gain (a bare N is days; 0 = all)")
 @click.option("-p", "--project", help="only commands run in a directory whose path contains this")
 @click.option("-a", "--all", "all_projects", is_flag=True, help="every project (default: this one)")
 @click.option("-l", "--limit", type=click.IntRange(min=1), default=15, show_default=True,
               help="commands listed per section")
 @click.option("-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def discover(since_days: int, project: str | None, all_projects: bool, limit: int, fmt: str) -> None:
+def discover(since: str, project: str | None, all_projects: bool, limit: int, fmt: str) -> None:
     """Top commands the agent ran raw: call counts, output tokens, and what routing would save."""
+    try:
+        window = found.parse_window(since)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--since") from None
     root = transcripts.claude_projects_dir()
     try:
         files = transcripts.session_files(root)
@@ -37,7 +41,7 @@ def discover(since_days: int, project: str | None, all_projects: bool, limit: in
         click.echo(f"rtk: no Claude Code transcripts readable at {root} ({exc.strerror or exc})", err=True)
         return
     scope = project if project or all_projects else _this_project()
-    calls = [c for path in files for c in _calls(path) if found.in_scope(c, since_days, scope)]
+    calls = [c for path in files for c in _calls(path) if found.in_scope(c, window, scope)]
     if not calls:
         click.echo(f"rtk: no shell commands in the transcripts at {root} for this scope", err=True)
         return
@@ -45,9 +49,9 @@ def discover(since_days: int, project: str | None, all_projects: bool, limit: in
 
     data = found.discover(calls, count_text, filtered_output).as_dict(limit)
     if fmt == "json":
-        click.echo(json.dumps({"source": root, "since_days": since_days, "project": scope, **data}, indent=2))
+        click.echo(json.dumps({"source": root, "since_days": window.days, "project": scope, **data}, indent=2))
     else:
-        click.echo(found.render_text(data, root, since_days), nl=False)
+        click.echo(found.render_text(data, root, window), nl=False)
 
 
 def _this_project() -> str:

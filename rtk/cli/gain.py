@@ -13,9 +13,8 @@ from pathlib import Path
 
 import click
 
-from rtk import paths
 from rtk.gain import report as gain_report
-from rtk.gain.format import FORMATS, color_wanted, render
+from rtk.gain.format import FORMATS, color_wanted
 from rtk.gain.report import Report, Scope
 from rtk.track import history as tracking
 
@@ -46,13 +45,16 @@ Exit codes: 0; 1 the history database cannot be read (one line says how to fix i
 @click.option("-p", "--project", is_flag=True, help="only runs in the current project (git toplevel, else cwd)")
 @click.option("-s", "--since", metavar="7d|12h|2w|DATE", help="only runs since then (dates are UTC)")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="same as --format json")
 @click.option("--reset", is_flag=True, help="delete the history (asks first; needs --yes without a terminal)")
 @click.option("--yes", "-y", is_flag=True, help="do not ask before --reset")
 def gain(limit: int, project: bool, since: str | None, fmt: str, reset: bool, yes: bool,
-         all_periods: bool, **flags: bool) -> None:
+         all_periods: bool, as_json: bool, **flags: bool) -> None:
     """Tokens rtk saved: a summary with the top commands, or the view an option picks.
 
-    JSON fields: docs/gain-json.md."""
+    The Rust rtk's history, when found, follows ours, labelled and read-only (never summed
+    into ours). JSON fields: docs/gain-json.md."""
+    fmt = "json" if as_json else fmt
     if all_periods:
         if reset or any(flags.values()):
             raise click.UsageError("--all shows the daily, weekly and monthly views; use it alone")
@@ -76,25 +78,31 @@ def _scope(since: str | None, project: bool) -> Scope:
 
 
 def _report(view: str, scope: Scope, limit: int, fmt: str) -> int:
+    """Our history's view, then the Rust rtk's beside it when it is there (beside.py)."""
+    from rtk import config
+    from rtk.gain import beside
+
+    own = tracking.own_path()
     try:
-        report, status = gain_report.build(_open(), view, scope, limit), 0
+        report, status = gain_report.build(_open(own), view, scope, limit), 0
     except (tracking.TrackingError, sqlite3.DatabaseError) as exc:
-        problem = exc if isinstance(exc, tracking.TrackingError) else tracking.classify(paths.db_path(), exc)
+        problem = exc if isinstance(exc, tracking.TrackingError) else tracking.classify(own, exc)
         click.echo(_problem_line(problem), err=True)
         if view != "failures":
             return 1
         report, status = gain_report.failures(None, scope, limit), 1  # the error log still tells
     report.notes += _notes(report)
-    click.echo(render(report, fmt, color_wanted(sys.stdout.isatty())), nl=False)
+    database_path = config.load(report=False).ignored.get("tracking.database_path")
+    rust = beside.rust_report(view, scope, limit, own, database_path)
+    click.echo(beside.combine(report, rust, own, fmt, color_wanted(sys.stdout.isatty())), nl=False)
     return status
 
 
-def _open() -> sqlite3.Connection:
+def _open(path: Path) -> sqlite3.Connection:
     from rtk.track import accounting
     from rtk.track import worker as track_worker
 
     track_worker.drain(accounting.queue_dir())
-    path = paths.db_path()
     conn = tracking.connect(path)
     tracking.check_writable(conn, path)
     return conn
@@ -128,7 +136,7 @@ def _notes(report: Report) -> list[str]:
 
 
 def _reset(yes: bool) -> int:
-    path: Path = paths.db_path()
+    path: Path = tracking.own_path()
     if not yes:
         if not sys.stdin.isatty():
             click.echo(f"rtk: --reset would delete the history in {path}; stdin is not a terminal, "

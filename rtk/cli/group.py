@@ -28,6 +28,32 @@ def cli() -> None:
     """
 
 
+HELP_EPILOG = """\b
+Examples:
+  rtk help              # the verbs and the options for wrapped commands
+  rtk help gain         # one verb's options, as `rtk gain --help`
+\b
+Exit codes: 0; 2 usage error."""
+
+
+@click.command(name="help", epilog=HELP_EPILOG)
+@click.argument("verb", required=False)
+@click.pass_context
+def help_cmd(ctx: click.Context, verb: str | None) -> None:
+    """This help, or a verb's: `rtk help gain` is `rtk gain --help`."""
+    group_ctx = ctx.parent or ctx
+    if verb is None:
+        click.echo(cli.get_help(group_ctx))
+        return
+    command = cli.get_command(group_ctx, verb)
+    if command is None:
+        click.echo(f"rtk {verb} ARGS... runs {verb} through the filter the registry picks "
+                   f"(`rtk -v {verb} ...` names it, `rtk filters` lists them); `rtk help` lists rtk's verbs")
+        return
+    with click.Context(command, info_name=verb, parent=group_ctx) as verb_ctx:
+        click.echo(command.get_help(verb_ctx))
+
+
 VERBS = (
     ("rtk.cli.hotpaths", "run_cmd"), ("rtk.cli.hotpaths", "proxy_cmd"), ("rtk.cli.hotpaths", "hook_cmd"),
     ("rtk.cli.hotpaths", "rewrite_cmd"),
@@ -45,6 +71,16 @@ def attach_verbs() -> None:
 
     for module_name, attr in VERBS:
         cli.add_command(getattr(importlib.import_module(module_name), attr))
+    cli.add_command(help_cmd)
+
+
+def usage_line(exc: click.UsageError) -> str:
+    """One `rtk:` line for a usage error (not click's four-line block): what is wrong and where to look."""
+    path = exc.ctx.command_path if exc.ctx is not None else "rtk"
+    message = " ".join(exc.format_message().split()).rstrip(".")
+    where = f"{path} --help" if path != "rtk" else "rtk help"
+    verb = path.split(" ", 1)[1] if " " in path else ""
+    return f"rtk: {verb + ': ' if verb else ''}{message[:1].lower() + message[1:]} (see {where})"
 
 
 def main(args: list[str]) -> int:
@@ -56,6 +92,9 @@ def main(args: list[str]) -> int:
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         return 130
+    except click.UsageError as exc:
+        click.echo(usage_line(exc), err=True)
+        return 2
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code

@@ -98,6 +98,8 @@ Exit codes: 0; 1 no such entry or an unreadable store (one line); 2 usage error.
 def recall_cmd(entry_id: str | None, pattern: str | None, head: int | None, tail: int | None,
            list_entries: bool) -> None:
     """Print the full raw output of an earlier run (the id from its hint line)."""
+    if not entry_id and not list_entries:
+        raise click.UsageError("needs an id (from a `[full output: rtk recall <id>]` line) or --list")
     try:
         run_recall(entry_id, pattern, head, tail, list_entries)
     except RecallCliError as exc:

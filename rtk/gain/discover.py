@@ -64,9 +64,41 @@ def _totals(groups: dict[str, Group]) -> dict[str, int]:
             "tokens_with_rtk": sum(g.filtered_tokens for g in groups.values())}
 
 
-def in_scope(call: ShellCall, since_days: int, project: str | None, now: datetime | None = None) -> bool:
-    if since_days > 0 and call.when is not None \
-            and call.when < (now or datetime.now(UTC)) - timedelta(days=since_days):
+@dataclass
+class Window:
+    """`--since`: how far back sessions count (`start` None: all of them), and how to say it."""
+
+    start: datetime | None
+    words: str
+    days: float | None = None  # the span in days when it was given as one (JSON `since_days`)
+
+
+def parse_window(text: str, now: datetime | None = None) -> Window:
+    """`30` (days, as before; 0 = all), `7d`, `12h`, `2w`, or a date: `rtk gain --since`'s forms.
+    ValueError when it is none of them."""
+    now = now or datetime.now(UTC)
+    spec = text.strip()
+    if spec.isdigit():
+        spec = f"{spec}d"
+    unit_days = {"h": 1 / 24, "d": 1, "w": 7}
+    if spec[:-1].isdigit() and spec[-1:] in unit_days:
+        days = int(spec[:-1]) * unit_days[spec[-1]]
+        if days == 0:
+            return Window(None, "all time", 0)
+        return Window(now - timedelta(days=days), f"the last {_span(spec)}", days)
+    from rtk.gain.report import parse_since
+
+    start = datetime.fromisoformat(parse_since(text, now))
+    return Window(start, f"since {start:%Y-%m-%d %H:%M} UTC")
+
+
+def _span(spec: str) -> str:
+    count, unit = int(spec[:-1]), {"h": "hour", "d": "day", "w": "week"}[spec[-1]]
+    return f"{count} {unit}{'s' if count != 1 else ''}"
+
+
+def in_scope(call: ShellCall, window: Window, project: str | None) -> bool:
+    if window.start is not None and call.when is not None and call.when < window.start:
         return False
     return project is None or project.lower() in call.cwd.lower()
 
@@ -92,8 +124,8 @@ def discover(calls: list[ShellCall], count: Callable[[str], int],
     return found
 
 
-def render_text(data: dict[str, object], source: str, since_days: int) -> str:
-    span = f"the last {since_days} days" if since_days > 0 else "all time"
+def render_text(data: dict[str, object], source: str, window: Window) -> str:
+    span = window.words
     lines = [f"rtk discover: {data['commands']:,} shell commands in {data['sessions']:,} sessions, {span} ({source})",
              f"already through rtk: {data['through_rtk']:,}"]
     for title, key in (("ran raw, rtk would route them", "routable"), ("not handled by rtk", "unhandled")):

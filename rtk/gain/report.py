@@ -51,6 +51,7 @@ class Report:
     rows: list[dict[str, Any]]             # what CSV prints (and what text tabulates)
     empty: bool
     notes: list[str] = field(default_factory=list)
+    label: str = "rtk gain"                # whose history: the Rust rtk's is labelled apart
 
 
 def parse_since(text: str, now: datetime | None = None) -> str:
@@ -90,7 +91,7 @@ def summary(conn: sqlite3.Connection, scope: Scope) -> Report:
     totals["mean_wall_ms"] = totals["wall_ms"] // totals["runs"] if totals["runs"] else 0
     totals["estimated_runs"] = int(row["estimated"])
     commands = by_command(conn, scope, totals["saved_tokens"])
-    data = {"scope": scope.as_json(), "summary": totals, "by_command": commands}
+    data = {"scope": scope.as_json(), "summary": totals, "by_command": commands, "by_path": by_path(conn, scope)}
     return Report("summary", data, [totals], empty=totals["runs"] == 0)
 
 
@@ -107,6 +108,27 @@ def by_command(conn: sqlite3.Connection, scope: Scope, all_saved: int) -> list[d
         entry["share_pct"] = pct(entry["saved_tokens"], all_saved)
         result.append(entry)
     return result
+
+
+PATH_NAMES = {"run": "rtk CMD", "run:claude": "rtk CMD under Claude Code"}
+
+
+def by_path(conn: sqlite3.Connection, scope: Scope) -> list[dict[str, Any]]:
+    """How the runs reached rtk: `rtk CMD` (typed, or rewritten by a hook), under Claude Code, or a
+    host's post hook (`post:<host>`: the host ran the command, rtk replaced what it printed).
+    `baseline_tokens` is what the hosts would have shown the model without rtk: Claude Code shows
+    only a ~2 KB preview of outputs past 30,000 chars, so savings are counted against that."""
+    where, params = scope.where()
+    rows = conn.execute(
+        f"SELECT via, {AGGREGATES}, COALESCE(SUM(COALESCE(baseline_tokens, raw_tokens)), 0) AS baseline "
+        f"FROM runs{where} GROUP BY via ORDER BY saved_tokens DESC, via", params).fetchall()
+    return [{"path": row["via"], "name": _path_name(row["via"]), **_totals(row),
+             "baseline_tokens": int(row["baseline"])} for row in rows]
+
+
+def _path_name(via: str) -> str:
+    kind, _, host = via.partition(":")
+    return PATH_NAMES.get(via) or (f"{host} post hook" if kind == "post" else via)
 
 
 def history(conn: sqlite3.Connection, scope: Scope, limit: int) -> Report:

@@ -38,8 +38,8 @@ def _empty_line(report: Report) -> str:
     where = "".join([f" since {scope['since']}" if scope["since"] else "",
                      f" in {scope['project']}" if scope["project"] else ""])
     if report.view == "failures":
-        return f"rtk gain: no filter crashes or tracking errors recorded{where}"
-    return f"rtk gain: no runs recorded{where} yet" if not where else f"rtk gain: no runs recorded{where}"
+        return f"{report.label}: no filter crashes or tracking errors recorded{where}"
+    return f"{report.label}: no runs recorded{where}" + ("" if where else " yet")
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[int] = (0,),
@@ -64,7 +64,7 @@ def efficiency_bar(percent: float, paint: Paint) -> str:
 def _summary(report: Report, paint: Paint) -> list[str]:
     s = report.data["summary"]
     saved = paint(f"{human(s['saved_tokens']):>8}", GREEN)
-    lines = [paint(f"rtk gain: {s['runs']:,} runs{_scope_words(report)}", BOLD),
+    lines = [paint(f"{report.label}: {s['runs']:,} runs{_scope_words(report)}", BOLD),
              f"  raw tokens      {human(s['raw_tokens']):>8}",
              f"  printed tokens  {human(s['printed_tokens']):>8}",
              f"  saved tokens    {saved}  ({s['saved_pct']:.1f}%)",
@@ -76,7 +76,16 @@ def _summary(report: Report, paint: Paint) -> list[str]:
     lines += table(["command", "runs", "saved", "mean saved", "share"], rows, paint=paint)
     if len(commands) > TOP_COMMANDS:
         lines.append(f"... {len(commands) - TOP_COMMANDS} more commands (--format json lists all)")
-    return lines
+    return lines + _paths(report.data.get("by_path") or [], paint)
+
+
+def _paths(paths: list[dict], paint: Paint) -> list[str]:  # type: ignore[type-arg]
+    """Which path the runs came through, when more than the plain `rtk CMD` one."""
+    if not paths or [p["path"] for p in paths] == ["run"]:
+        return []
+    rows = [[p["name"], f"{p['runs']:,}", human(p["baseline_tokens"]), human(p["printed_tokens"]),
+             human(p["saved_tokens"])] for p in paths]
+    return ["", *table(["path", "runs", "host would show", "printed", "saved"], rows, paint=paint)]
 
 
 def _scope_words(report: Report) -> str:
@@ -94,7 +103,7 @@ def _cut(text: str, width: int = COMMAND_WIDTH) -> str:
 def _history(report: Report, paint: Paint) -> list[str]:
     rows = [[r["timestamp"].replace("T", " ").rstrip("Z"), _cut(r["command"]),
              f"{human(r['raw_tokens'])} -> {human(r['printed_tokens'])}", f"{r['saved_pct']:.1f}%",
-             str(r["exit_code"])] for r in report.rows]
+             "-" if r["exit_code"] is None else str(r["exit_code"])] for r in report.rows]
     return table(["time (UTC)", "command", "raw -> printed", "saved", "exit"], rows, left=(0, 1), paint=paint)
 
 

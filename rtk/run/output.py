@@ -12,8 +12,21 @@ import time
 
 from rtk import config
 from rtk.filters.base import Stream
+from rtk.filters.budget import host_limit
 from rtk.run.pipeline import OutputPipeline, PassthroughPipeline, Writer, build_pipeline
 from rtk.track import accounting
+
+
+CLAUDE_PREVIEW_LIMIT = 30_000  # chars: Claude Code shows the model ~2 KB of a longer output
+
+
+def host_of_run() -> dict[str, object]:
+    """How the run reached rtk, for `rtk gain`: under Claude Code (it sets CLAUDECODE=1 for the
+    commands it runs) an output past its limit would have reached the model as a short preview,
+    so that preview, not the whole raw output, is what rtk saved tokens against."""
+    if os.environ.get("CLAUDECODE") == "1":
+        return {"via": "run:claude", "preview_limit": CLAUDE_PREVIEW_LIMIT}
+    return {"via": "run", "preview_limit": 0}
 
 
 class RunOutput:
@@ -24,7 +37,7 @@ class RunOutput:
         on_raw = self.accountant.raw if self.accountant else None
         self.writer = Writer(self.accountant.printed if self.accountant else None, colour_fds)
         self.pipeline: OutputPipeline | PassthroughPipeline = build_pipeline(
-            argv, filter_name, cfg, self.writer, on_raw)
+            argv, filter_name, cfg, self.writer, on_raw, char_limit=host_limit(os.environ, cfg.limits))
 
     def feed(self, chunk: bytes, stream: Stream) -> None:
         self.pipeline.feed(chunk, stream)
@@ -47,6 +60,6 @@ class RunOutput:
                 wall_ms=int((time.monotonic() - self.t0) * 1000), cwd=os.getcwd(),
                 started=self.started, raw_bytes=self.pipeline.raw_bytes,
                 printed_bytes=self.writer.printed_bytes, recall_id=outcome.recall_id,
-                filter_error=outcome.filter_error))
+                filter_error=outcome.filter_error, **host_of_run()))
         except Exception as exc:  # noqa: BLE001 - tracking never fails a command
             print(f"rtk: tracking failed ({type(exc).__name__}: {exc})", file=sys.stderr)

@@ -58,10 +58,14 @@ class OutputPipeline:
 
     def __init__(self, filt: Filter, writer: Writer, spool: RawSpool | None, *, filter_name: str,
                  command: str | Sequence[str], on_raw: Callable[[bytes], None] | None = None,
-                 hold_seconds: float | None = HOLD_SECONDS) -> None:
+                 hold_seconds: float | None = HOLD_SECONDS, char_limit: int | None = None) -> None:
         self.filter = filt
         self.filter_name = filter_name
         self.writer = writer
+        if char_limit is not None:  # a host that cuts long outputs (Claude Code): hold all, fold to fit
+            from rtk.run.budgeted import BudgetedWriter
+
+            self.writer = BudgetedWriter(writer, char_limit)  # type: ignore[assignment]
         self._spool = spool
         self._command = command
         self._on_raw = on_raw
@@ -222,10 +226,25 @@ class OutputPipeline:
             self.writer.write(self._held_raw, open_end=self._open_raw_end == len(self._held_raw))
             # raw is no larger: nothing elided, nothing to recall
             self._holding, closing, elided = False, [], False
-        recall_id = self._store(spool_id if elided or self.bytes_replaced else None, exit_code)
+        wanted = spool_id if elided or self.bytes_replaced else None
+        if wanted is None and self._spool is not None and self._over_budget(closing):
+            wanted = self._spool.recall_id  # the host's limit will fold it: keep it for recall
+        recall_id = self._store(wanted, exit_code)
         self.release_hold()
         self.writer.write(closing + self._hints(elided, recall_id))
+        self._close_budget(recall_id)
         return Outcome(recall_id, self.filter_error, self.raw_bytes, self.writer.printed_bytes)
+
+    def _over_budget(self, closing: list[Line]) -> bool:
+        """Under a host's char limit (Claude Code), what is held and the closing lines exceed it."""
+        fits_with = getattr(self.writer, "fits_with", None)
+        return fits_with is not None and not fits_with(closing)
+
+    def _close_budget(self, recall_id: str | None) -> None:
+        """Under a host's char limit: write what was held, folded when over it (kept for recall)."""
+        close = getattr(self.writer, "close", None)
+        if close is not None:
+            close(recall_id)
 
     def _summary_only_adds(self, closing: list[Line], elided: bool) -> bool:
         """Streamed output the filter dropped nothing from, whose closing lines would make it larger."""
@@ -381,15 +400,18 @@ class PassthroughPipeline:
 
 
 def build_pipeline(argv: Sequence[str], filter_name: str, cfg: config.Config, writer: Writer,
-                   on_raw: object = None, hold_seconds: float | None = HOLD_SECONDS
-                   ) -> OutputPipeline | PassthroughPipeline:
+                   on_raw: object = None, hold_seconds: float | None = HOLD_SECONDS,
+                   char_limit: int | None = None) -> OutputPipeline | PassthroughPipeline:
+    """`char_limit`: the host cuts outputs longer than this (budget.host_limit); filters that can
+    fit themselves to it (a file read) read it as the `output_max_chars` limit."""
     if filter_name == "passthrough":
         return PassthroughPipeline(writer, on_raw)  # type: ignore[arg-type]
-    ctx = FilterContext(tuple(argv), cfg.recall_enabled, cfg.limits)
+    limits = cfg.limits if char_limit is None else {**cfg.limits, "output_max_chars": char_limit}
+    ctx = FilterContext(tuple(argv), cfg.recall_enabled, limits)
     spool = _open_spool(cfg)
     return OutputPipeline(filters.load(filter_name, ctx), writer, spool, filter_name=filter_name,
                           command=tuple(argv), on_raw=on_raw,  # type: ignore[arg-type]
-                          hold_seconds=hold_seconds)
+                          hold_seconds=hold_seconds, char_limit=char_limit)
 
 
 def _open_spool(cfg: config.Config) -> recall.RawSpool | None:

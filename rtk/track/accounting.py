@@ -43,15 +43,19 @@ class RunRecord:
     the `inspect` it imports cost ~5-15 ms on every run."""
 
     FIELDS = ("argv", "filter", "exit_code", "wall_ms", "cwd", "started", "raw_bytes", "printed_bytes",
-              "recall_id", "filter_error")
+              "recall_id", "filter_error", "via", "preview_limit", "baseline_text")
     __slots__ = FIELDS
 
     def __init__(self, argv: list[str], filter: str, exit_code: int, wall_ms: int, cwd: str,
                  started: float, raw_bytes: int, printed_bytes: int, recall_id: str | None = None,
-                 filter_error: str | None = None) -> None:
+                 filter_error: str | None = None, via: str = "run", preview_limit: int = 0,
+                 baseline_text: str | None = None) -> None:
         self.argv, self.filter, self.exit_code, self.wall_ms = argv, filter, exit_code, wall_ms
         self.cwd, self.started, self.raw_bytes, self.printed_bytes = cwd, started, raw_bytes, printed_bytes
         self.recall_id, self.filter_error = recall_id, filter_error
+        # how the run reached rtk, and the host's preview cut (chars; 0: the host shows it whole);
+        # `baseline_text`: what the host would have shown instead of the raw output (its own cut)
+        self.via, self.preview_limit, self.baseline_text = via, preview_limit, baseline_text
 
     def as_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.FIELDS}

@@ -43,6 +43,13 @@ MIGRATIONS: list[str] = [
     CREATE INDEX runs_by_time ON runs (timestamp);
     CREATE INDEX runs_by_project ON runs (project, timestamp);
     """,
+    # how a run reached rtk (`run`, `run:claude` under Claude Code, `post:<host>` for a hook that
+    # replaced what the host captured) and the tokens the host would have shown the model without
+    # rtk when that is less than the raw output (Claude Code's ~2 KB preview of long outputs)
+    """
+    ALTER TABLE runs ADD COLUMN via TEXT NOT NULL DEFAULT 'run';
+    ALTER TABLE runs ADD COLUMN baseline_tokens INTEGER;
+    """,
 ]
 SUBCOMMAND_TOOLS = frozenset({
     "git", "cargo", "npm", "pnpm", "yarn", "bun", "npx", "bunx", "deno", "go", "docker", "podman",
@@ -51,7 +58,7 @@ SUBCOMMAND_TOOLS = frozenset({
     "ruff", "rustup", "systemctl", "rtk"})
 COLUMNS = ("timestamp", "command", "command_key", "filter", "raw_tokens", "printed_tokens",
            "saved_tokens", "raw_bytes", "printed_bytes", "exit_code", "wall_ms", "project",
-           "counter", "recall_id", "filter_error")
+           "counter", "recall_id", "filter_error", "via", "baseline_tokens")
 
 
 @dataclass
@@ -71,6 +78,8 @@ class Run:
     counter: str
     recall_id: str | None = None
     filter_error: str | None = None
+    via: str = "run"
+    baseline_tokens: int | None = None  # None: the host would have shown the raw output whole
 
 
 class TrackingError(Exception):
@@ -87,8 +96,10 @@ def connect(path: Path | None = None) -> sqlite3.Connection:
     Setting up can meet "database is locked" at once, busy_timeout or not: SQLite does not wait
     in every case (switching a new file to WAL while others open it, reading a schema another
     connection is changing), so that setup is tried again, with growing pauses, until the same
-    timeout has passed (32 writers racing on a new file failed one in a few hundred runs)."""
-    path = path or paths.db_path()
+    timeout has passed (32 writers racing on a new file failed one in a few hundred runs).
+
+    The file is ours alone: one holding the Rust rtk's tables is never written (shared_file)."""
+    path = own_path(path)
     deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
     pause = 0.01
     while True:
@@ -101,6 +112,13 @@ def connect(path: Path | None = None) -> sqlite3.Connection:
                 raise classify(path, exc) from None
         time.sleep(pause)
         pause = min(pause * 2, 0.5)
+
+
+def own_path(path: Path | None = None) -> Path:
+    """The file our runs go to: `path` (default: the configured one) unless it is the Rust rtk's."""
+    from rtk.track import shared_file
+
+    return shared_file.resolve(path or paths.db_path())
 
 
 def _open(path: Path) -> sqlite3.Connection:
@@ -181,8 +199,9 @@ def prune(conn: sqlite3.Connection, history_days: int, now: float | None = None)
 
 
 def reset(path: Path | None = None) -> None:
-    """Delete the database (and its WAL files) and the error log; works on a corrupt file."""
-    path = path or paths.db_path()
+    """Delete our database (and its WAL files) and the error log; works on a corrupt file.
+    Never the Rust rtk's history: `own_path` steers away from a file that holds its tables."""
+    path = own_path(path)
     for victim in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), errors_path()):
         victim.unlink(missing_ok=True)
 

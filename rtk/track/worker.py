@@ -116,15 +116,41 @@ def _build_run(header: dict[str, Any], inline: bytes, queue: Path) -> tracking.R
     else:
         printed_tokens, printed_counter = _count(header["printed"], inline[raw_inline:], queue)
     counter = raw_counter if raw_counter == printed_counter else f"{raw_counter}+{printed_counter}"
+    shown = rec.get("baseline_text")
+    baseline = tokens.count_text(shown) if isinstance(shown, str) else \
+        _host_baseline(int(rec.get("preview_limit") or 0), header["raw"], inline[:raw_inline], queue)
     argv = redact.argv(rec["argv"])  # a job queued by an older rtk may hold them in clear
     return tracking.Run(
         timestamp=tracking.iso_utc(float(rec["started"])), command=shlex.join(argv),
         command_key=tracking.command_key(argv), filter=rec["filter"],
-        raw_tokens=raw_tokens, printed_tokens=printed_tokens, saved_tokens=raw_tokens - printed_tokens,
+        raw_tokens=raw_tokens, printed_tokens=printed_tokens,
+        saved_tokens=(raw_tokens if baseline is None else baseline) - printed_tokens,
         raw_bytes=int(rec["raw_bytes"]), printed_bytes=int(rec["printed_bytes"]),
         exit_code=int(rec["exit_code"]), wall_ms=int(rec["wall_ms"]),
         project=tracking.project_root(rec["cwd"]), counter=counter,
-        recall_id=rec.get("recall_id"), filter_error=rec.get("filter_error"))
+        recall_id=rec.get("recall_id"), filter_error=rec.get("filter_error"),
+        via=str(rec.get("via") or "run"), baseline_tokens=baseline)
+
+
+PREVIEW_CHARS = 2000  # what Claude Code shows of an output past its limit, beside a notice
+PREVIEW_NOTICE = ("Output too large ({size}). Full output saved to: {path}\n\nPreview (first 2KB):\n")
+
+
+def _host_baseline(limit: int, part: dict[str, Any], inline: bytes, queue: Path) -> int | None:
+    """Tokens the host would have shown the model of this raw output when it cuts long outputs to
+    a preview (Claude Code past 30,000 chars); None when it would have shown the output whole."""
+    if limit <= 0:
+        return None
+    head = bytearray()
+    for block in _blocks(part, inline, queue):
+        head += block
+        if len(head) > 4 * limit + 4:
+            break
+    text = bytes(head).decode("utf-8", "replace")
+    if len(text) <= limit:
+        return None
+    notice = PREVIEW_NOTICE.format(size=f"{len(head) // 1024}KB", path="/tmp/claude/tool-results/x.txt")
+    return tokens.count_text(notice + text[:PREVIEW_CHARS])
 
 
 def _count(part: dict[str, Any], inline: bytes, queue: Path) -> tuple[int, str]:

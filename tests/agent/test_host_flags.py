@@ -45,11 +45,12 @@ def _under(name: str, flags: str, host: str, payload: dict) -> str:
     return proc.stdout
 
 
-def test_the_hook_under_copilot_steps_aside_for_its_deny_tool() -> None:
+def test_the_hook_under_copilot_never_rewrites_whatever_its_flags() -> None:
+    """Copilot CLI takes the post path only: its --deny-tool / --allow-tool apply to the command as
+    typed, since the pre hook never changes it."""
     payload = {"toolName": "bash", "toolArgs": {"command": "git push origin main"}}
     assert _under("copilot", "--deny-tool 'shell(git push)'", "copilot", payload) == ""
-    allowed = _under("copilot", "--deny-tool 'shell(git fetch)'", "copilot", payload)
-    assert json.loads(allowed)["modifiedArgs"]["command"] == "rtk git push origin main"
+    assert _under("copilot", "--allow-tool 'shell(git push)'", "copilot", payload) == ""
 
 
 def test_the_hook_under_claude_steps_aside_for_its_disallowed_tools() -> None:

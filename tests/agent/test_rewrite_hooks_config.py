@@ -28,6 +28,14 @@ def test_transparent_prefixes(hermetic_rtk: Path, command: str, expected: str) -
     assert rewrite.decide(command, None).command == expected
 
 
+@pytest.mark.parametrize("entries", ['"docker", "docker exec app"', '"docker exec app", "docker"',
+                                     '"docker exec", "docker exec app"'])
+def test_the_longest_transparent_prefix_wins(hermetic_rtk: Path, entries: str) -> None:
+    """As upstream: `docker exec app git status` -> `docker exec app rtk git status`, whatever the order."""
+    configure(hermetic_rtk, f'[hooks]\ntransparent_prefixes = [{entries}]\n')
+    assert rewrite.decide("docker exec app git status", None).command == "docker exec app rtk git status"
+
+
 def test_a_deny_rule_sees_through_a_transparent_prefix(hermetic_rtk: Path, isolated_home: Path) -> None:
     configure(hermetic_rtk, '[hooks]\ntransparent_prefixes = ["direnv exec ."]\n')
     (isolated_home / ".claude").mkdir()

@@ -58,13 +58,28 @@ def test_calls_are_paired_with_their_results(claude_dir: Path) -> None:
 
 def test_scope_by_days_and_project(claude_dir: Path) -> None:
     calls = list(transcripts.read_session(str(next(claude_dir.glob("*/*.jsonl")))))
-    recent_here = [c for c in calls if discover.in_scope(c, 30, "/work/app")]
+    recent_here = [c for c in calls if discover.in_scope(c, discover.parse_window("30"), "/work/app")]
     assert [c.command for c in recent_here] == ["git status", "ls -la", "rtk cargo test"]
-    assert len([c for c in calls if discover.in_scope(c, 0, None)]) == 5
+    assert len([c for c in calls if discover.in_scope(c, discover.parse_window("0"), None)]) == 5
+
+
+@pytest.mark.parametrize(("text", "words", "days"), [
+    ("7d", "the last 7 days", 7), ("7", "the last 7 days", 7), ("12h", "the last 12 hours", 0.5),
+    ("2w", "the last 2 weeks", 14), ("1d", "the last 1 day", 1), ("0", "all time", 0),
+    ("2026-11-01", "since 2026-11-01 00:00 UTC", None)])
+def test_since_takes_the_forms_rtk_gain_takes(text: str, words: str, days: float | None) -> None:
+    window = discover.parse_window(text)
+    assert (window.words, window.days) == (words, days)
+
+
+def test_a_bad_since_is_a_usage_error(claude_dir: Path) -> None:
+    proc = subprocess.run([*rtk_executable(), "discover", "--since", "soon"], capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 2 and proc.stderr.startswith("rtk: ") and len(proc.stderr.splitlines()) == 1
 
 
 def test_json_report_counts_calls_tokens_and_the_saving(claude_dir: Path) -> None:
-    proc = subprocess.run([*rtk_executable(), "discover", "--all", "--since", "0", "--format", "json"],
+    proc = subprocess.run([*rtk_executable(), "discover", "--all", "--since", "0d", "--format", "json"],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)

@@ -20,13 +20,14 @@ def _hook(command: str, env: dict[str, str]) -> None:
 
 def test_summary_of_real_hook_decisions(tmp_path: Path) -> None:
     env = {**os.environ, "RTK_HOOK_AUDIT": "1", "HOME": str(tmp_path)}
-    for command in ("git status", "git status -s", "cargo test", "ls | wc -l", "echo hi"):
+    for command in ("cargo test", "cargo test -q", "git status", "ls | wc -l", "echo hi"):
         _hook(command, env)
     proc = subprocess.run([*rtk_executable(), "hook-audit", "--format", "json"], capture_output=True, text=True,
                           env=env, check=True)
     data = json.loads(proc.stdout)
     assert data["decisions"] == 5
-    assert dict(data["top_rewritten"])["git status"] == 2
+    assert dict(data["top_rewritten"])["cargo test"] == 2
+    assert data["actions"]["skip:post"] == 1  # git status: the post path replaces its output
     assert sum(data["actions"].values()) == 5
     text = subprocess.run([*rtk_executable(), "hook-audit"], capture_output=True, text=True, env=env, check=True).stdout
     assert text.startswith("hook audit: 5 decisions in the last 7 days")

@@ -22,7 +22,8 @@ from tests.conftest import ROOT
 
 EXPECTED_VERBS = {"run", "proxy", "hook", "rewrite", "pipe", "filters", "recall", "config", "gain", "init",
                   "hook-audit", "discover"}
-USAGE_ERRORS = (["--bogus"], ["-x"], ["hook"], ["run"], ["proxy"], ["gain", "--bogus"], ["run", "--filter", "nope", "--", "ls"])
+USAGE_ERRORS = (["--bogus"], ["-x"], ["hook"], ["run"], ["proxy"], ["gain", "--bogus"], ["run", "--filter", "nope", "--", "ls"],
+                ["recall"], ["discover", "--since", "soon"], ["config", "--nope"], ["help", "gain", "extra"])
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +90,9 @@ def test_newcomer_checklist(kind: str, dists: dict[str, Path], workdir: Path) ->
     for args in USAGE_ERRORS:
         wrong = call(*args)
         assert wrong.returncode == 2, (args, wrong.returncode, wrong.stderr)
-        assert wrong.stdout == "" and wrong.stderr.strip(), args
+        assert wrong.stdout == "" and wrong.stderr.startswith("rtk: "), args
+        assert len(wrong.stderr.splitlines()) == 1, (args, wrong.stderr)
+    assert call("help").stdout == top.stdout and call("help", "gain").stdout == call("gain", "--help").stdout
     completion = call(_RTK_COMPLETE="bash_source")
     assert completion.returncode == 0 and "_rtk_completion" in completion.stdout
     assert call("echo", "hi").stdout == "hi\n"

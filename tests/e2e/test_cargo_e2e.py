@@ -11,7 +11,25 @@ import pytest
 
 from tests.conftest import rtk_executable
 
-pytestmark = pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed")
+
+def cargo_unusable() -> str | None:
+    """Why cargo cannot build here, or None. rustup's `cargo` proxy exists even when no toolchain
+    is installed or chosen (a HOME without `rustup default`): it then fails on every call."""
+    if shutil.which("cargo") is None:
+        return "cargo is not installed"
+    try:
+        probe = subprocess.run(["cargo", "--version"], capture_output=True, text=True, check=False, timeout=120,
+                               env={**os.environ, "RUST_BACKTRACE": "0"})
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"cargo --version failed: {exc}"
+    if probe.returncode != 0:
+        first = (probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"])[0]
+        return f"cargo cannot run here (no default Rust toolchain?): {first}"
+    return None
+
+
+WHY_NOT = cargo_unusable()
+pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason=WHY_NOT or "")
 
 LIB_RS = """\
 pub fn add(a: i32, b: i32) -> i32 {

@@ -81,3 +81,32 @@ def test_sed_print_range() -> None:
 def test_unknown_options_pass_through() -> None:
     filt, _ = run(["head", "-z", "f"], ["x"])
     assert isinstance(filt, PassFilter)
+
+
+def test_the_left_out_middle_comes_with_its_outline() -> None:
+    lines = ["import os", *(line for n in range(40) for line in (f"class Model{n}:", f"    def save_{n}(self):",
+                                                                  "        pass", ""))]
+    _, out = run(["cat", "src/models.py"], lines, {"content_max_lines": 50, "content_head_lines": 10,
+                                                    "content_tail_lines": 5})
+    marker = next(i for i, line in enumerate(out) if "not shown" in line)
+    assert out[marker + 1].startswith("  in lines 11-156 (")
+    assert "    14: class Model3:" in out and "      15: def save_3(self):" in out
+
+
+def test_markdown_headings_and_toml_sections_are_outlined() -> None:
+    md = ["# Title", *(line for n in range(30) for line in (f"## Release {n}", "", "- fix", "Setext", "======"))]
+    _, out = run(["cat", "CHANGES.md"], md)
+    assert any(line.endswith(": ## Release 10") for line in out) and any(line.endswith(": Setext") for line in out)
+    toml = [line for n in range(40) for line in (f"[tool.section{n}]", "key = 1", "")]
+    _, out = run(["head", "-n", "200", "pyproject.toml"], toml)
+    assert any(line.endswith(": [tool.section20]") for line in out)
+
+
+def test_under_a_host_limit_the_whole_answer_fits() -> None:
+    lines = [f"def f{n}(x):  # {'padding ' * 8}" for n in range(1_500)]
+    filt, out = run(["cat", "big.py"], lines, {"output_max_chars": 30_000})
+    assert sum(len(line) + 1 for line in out) <= 30_000 - 500 and filt.elided
+    assert out[0].startswith("1\tdef f0(x)") and any("not shown" in line for line in out)
+    small = [f"x = {n}" for n in range(1_000)]
+    _, out = run(["cat", "small.py"], small, {"output_max_chars": 30_000})
+    assert out == small  # 8 KB: whole

@@ -19,7 +19,9 @@ from rtk.filters.git.write import WriteFilter
 
 def run(command: str, lines: Sequence[str], exit_code: int = 0, recall: bool = True,
         limits: dict[str, int] | None = None):  # type: ignore[no-untyped-def]
-    filt = create(FilterContext(tuple(command.split()), recall, limits or {}))
+    """`limits` set a compact budget: the patch's whole-print size is then 1 line (sized.py)."""
+    limits = {"git_diff_whole_lines": 1, **limits} if limits else {}
+    filt = create(FilterContext(tuple(command.split()), recall, limits))
     out = [ln.text for line in lines for ln in filt.feed(line, Stream.STDOUT)]
     out += [ln.text for ln in filt.finish(exit_code)]
     return filt, out
@@ -46,7 +48,8 @@ def test_split_argv_steps_over_global_options(argv: str, sub: str, rest: list[st
     ("git -C repo push origin main", WriteFilter), ("git branch -a", PassFilter),
 ])
 def test_dispatch_by_subcommand_and_format(argv: str, kind: type) -> None:
-    assert isinstance(create(FilterContext(tuple(argv.split()))), kind)
+    filt = create(FilterContext(tuple(argv.split())))
+    assert isinstance(getattr(filt, "inner", filt), kind)  # a patch's filter is sized (sized.py)
 
 
 STATUS = [
@@ -173,12 +176,29 @@ def test_diff_names_files_with_counts_and_trims_context() -> None:
     filt, out = run("git diff", DIFF)
     assert out == ["src/a.py (+1 -1)", "@@ -1,9 +1,9 @@ def f():", " three", "-four", "+FOUR", " five",
                    "img.png (new, binary)"]
-    assert not filt.elided
+    assert filt.elided  # context lines left out: the recall hint says where they are (issue 34)
+
+
+def test_diff_asked_for_context_keeps_every_context_line() -> None:
+    filt, out = run("git diff -U3", DIFF)
+    assert out[:9] == ["src/a.py (+1 -1)", "@@ -1,9 +1,9 @@ def f():", " one", " two", " three", "-four", "+FOUR",
+                       " five", " six"] and not filt.elided
+
+
+def test_a_medium_diff_prints_every_changed_line() -> None:
+    """Issue 33: 400 changed lines in 20 files, runs of 20 added lines among them, print whole."""
+    lines = []
+    for n in range(20):
+        lines += [f"diff --git a/f{n}.py b/f{n}.py", f"--- a/f{n}.py", f"+++ b/f{n}.py", "@@ -1,5 +1,25 @@"]
+        lines += [" ctx", *(f"+add {n} {i}" for i in range(20)), " ctx"]
+    _, out = run("git diff", lines)
+    assert [text for text in out if text[:1] == "+"] == [text for text in lines if text[:1] == "+" and text[:3] != "+++"]
+    assert not any(text.startswith("[folded") for text in out)
 
 
 def test_diff_folds_a_long_run_of_additions_to_its_first_and_last_lines() -> None:
     hunk = ["diff --git a/x b/x", "--- a/x", "+++ b/x", "@@ -0,0 +1,20 @@", *(f"+line {i}" for i in range(20))]
-    filt, out = run("git diff HEAD~1", hunk)
+    filt, out = run("git diff HEAD~1", hunk, limits={"git_diff_budget_base": 4})
     assert out[:7] == ["x (+20)", "@@ -0,0 +1,20 @@", "+line 0", "+line 1", "+line 2", "+line 3",
                        "... 14 more added lines"]
     assert out[7:9] == ["+line 18", "+line 19"]

@@ -10,10 +10,13 @@ from rtk.filters.git import create
 from rtk.filters.git.diff import LOCATOR_BASE
 from rtk.filters.git.graph import Graph, asked_count
 from rtk.filters.git.stat import compact_stat
+from tests.filters.line_replay import raw_lines
 
 
 def run(command: str, lines: Sequence[str], limits: dict[str, int] | None = None) -> tuple[object, list[str]]:
-    filt = create(FilterContext(tuple(command.split()), True, limits or {}))
+    """`limits` set a compact budget: the patch's whole-print size is then 1 line (sized.py)."""
+    limits = {"git_diff_whole_lines": 1, **limits} if limits else {}
+    filt = create(FilterContext(tuple(command.split()), True, limits))
     out = [ln.text for line in lines for ln in filt.feed(line, Stream.STDOUT)]
     return filt, out + [ln.text for ln in filt.finish(0)]
 
@@ -212,3 +215,23 @@ def test_the_budget_counts_a_long_line_as_the_short_lines_it_costs() -> None:
 
     short, long = printed(40), printed(250)  # 250 characters: 3 units of the budget
     assert 20 + 400 ** 0.5 - 1 <= short <= 20 + 400 ** 0.5 and long <= short / 3 + 2
+
+
+def test_log_stat_keeps_each_message_and_a_merge_keeps_its_pull_request_title() -> None:
+    """Issue 33: `--stat` asks for each commit's detail, and GitHub puts a PR's title in the merge's body."""
+    raw = raw_lines("git", "log_stat_pflag_merge_prs")
+    _, out = run("git log --stat -n 12", raw)
+    assert "    Reflects the maintainer's preferred workflow using the GitHub UI" in out
+    assert "    docs: add release process documentation" in out
+    _, plain = run("git log -n 12", raw)
+    assert "    docs: add release process documentation" in plain  # the merge's PR title, always
+    assert "    Reflects the maintainer's preferred workflow using the GitHub UI" not in plain
+
+
+def test_a_message_past_its_budget_says_how_many_lines_it_left_out() -> None:
+    body = [f"    line {i}" for i in range(70)]
+    lines = ["commit " + "a" * 40, "Author: A <a@b>", "Date:   Mon Aug 3 11:52:44 2026 -0600", "",
+             "    subject", "    ", *body, "", " a.py | 1 +"]
+    filt, out = run("git show --stat", lines)
+    assert out[1:3] == ["    line 0", "    line 1"] and "    ... 10 more lines of the message" in out
+    assert filt.elided

@@ -72,10 +72,31 @@ def test_format_check_lists_every_file_and_keeps_the_count() -> None:
     assert out[-1] == "62 files would be reformatted, 16 files already formatted"
 
 
-def test_format_diff_counts_lines_per_file() -> None:
-    filt, out = run("format_diff", ("ruff", "format", "--diff", "src/requests"))
-    assert "  src/requests/_internal_utils.py (+1 -0)" in out
+def test_format_diff_prints_every_hunk_it_was_asked_for() -> None:
+    """`--diff` asks to read the changes (issue 33): every hunk line prints, only the `+++` twin
+    of each `---` line and the blank lines between files go."""
+    raw = raw_lines("ruff", "format_diff_httpx_docs")
+    filt, out = run("format_diff_httpx_docs", ("ruff", "format", "--diff", "."))
+    body = [line for line in raw if line[:1] in "+-@ " and line and not line.startswith("+++ ")]
+    assert [line for line in out if line in set(body)] == body
+    assert out[-1] == "17 files would be reformatted, 72 files already formatted"
+    assert not filt.elided
+
+
+def test_format_diff_of_a_whole_code_base_folds_past_its_budget_with_counts() -> None:
+    filt, out = run("format_diff_httpx_ll100_large", ("ruff", "format", "--diff", "--line-length", "100", "."))
+    shown = [line[4:] for line in out if line.startswith("--- ")]
+    folded = [line.split(" (+")[0].strip() for line in out[out.index("diffs not shown:") + 1:-1]]
+    assert len(shown) + len(folded) == 53 and shown and folded
+    assert all(re.fullmatch(r"  \S+ \(\+\d+ -\d+\)", line) for line in out[out.index("diffs not shown:") + 1:-1])
     assert filt.elided
+
+
+def test_format_diff_without_recall_prints_everything() -> None:
+    raw = raw_lines("ruff", "format_diff_httpx_ll100_large")
+    filt = create(FilterContext(("ruff", "format", "--diff", "."), recall_enabled=False))
+    out = replay(filt, raw)
+    assert sum(line.startswith("--- ") for line in out) == 53 and not filt.elided
 
 
 def test_format_syntax_error_keeps_its_location() -> None:
@@ -119,7 +140,7 @@ def test_show_fixes_lists_every_fixed_file() -> None:
     assert "Found 41 errors (12 fixed, 29 remaining)." in out
 
 
-def test_check_diff_lists_the_files_it_would_fix() -> None:
+def test_check_diff_prints_the_fixes_it_would_make() -> None:
     filt, out = run("check_diff", ("ruff", "check", "--diff", "src"))
-    assert out[:2] == ["would fix:", "  src/requests/__init__.py (+3 -7)"]
-    assert out[-1] == "Would fix 36 errors." and filt.elided
+    assert out[:2] == ["--- src/requests/__init__.py", "@@ -98,9 +98,7 @@"]
+    assert out[-1] == "Would fix 36 errors." and not filt.elided

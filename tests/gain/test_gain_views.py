@@ -182,3 +182,33 @@ def test_big_output_spills_to_disk_and_counts_exactly(monkeypatch: pytest.Monkey
     run = json.loads(invoke("--history", "--format", "json").stdout)["history"][0]
     assert (run["raw_tokens"], run["printed_tokens"]) == (exact(raw), exact(raw[:5000]))
     assert [p.name for p in accounting.queue_dir().iterdir()] == []
+
+
+def test_the_paths_runs_came_through_and_claudes_preview_baseline(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A post-path run under Claude Code of an output past 30,000 chars is counted against the
+    ~2 KB preview Claude would have shown, not against the whole output; `rtk gain` says which
+    path each run came through."""
+    monkeypatch.setenv("RTK_TRACK_SYNC", "1")
+    monkeypatch.chdir(tmp_path)
+    log = (CORPUS / "git_log_n50" / "raw.txt").read_bytes() * 3
+    assert len(log) > 30_000
+    small = (CORPUS / "git_log_n50" / "raw.txt").read_bytes()[:3000]
+    now = time.time()
+    for argv, raw, via, limit in ((["git", "log"], log, "post:claude", 30_000), (["git", "log"], small, "run", 0)):
+        acc = accounting.start(argv, "git")
+        assert acc is not None
+        acc.raw(raw)
+        acc.printed(raw[:400])
+        acc.finish(accounting.RunRecord(argv, "git", 0, 5, str(tmp_path), now, len(raw), 400, via=via,
+                                        preview_limit=limit))
+    data = json.loads(invoke("--format", "json").output)
+    paths = {p["path"]: p for p in data["by_path"]}
+    assert set(paths) == {"post:claude", "run"}
+    post = paths["post:claude"]
+    assert post["name"] == "claude post hook"
+    assert post["raw_tokens"] == exact(log) and post["baseline_tokens"] < 1000 < post["raw_tokens"]
+    assert post["saved_tokens"] == post["baseline_tokens"] - exact(log[:400])
+    assert paths["run"]["baseline_tokens"] == paths["run"]["raw_tokens"] == exact(small)
+    text = invoke().output
+    assert "claude post hook" in text and "host would show" in text

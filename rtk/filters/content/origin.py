@@ -27,6 +27,7 @@ class Origin:
         self.argv = list(argv)
         self.sed = sed
         self.start, self.file = self._locate()
+        self.name = self.file or self._only_operand()  # what kind of file it is (its extension)
         self.numbered = self._prog == "cat" and any(
             a.startswith("-") and not a.startswith("--") and set(a[1:]) & {"n", "b"} for a in argv[1:])
 
@@ -48,6 +49,13 @@ class Origin:
             return 1, files[0]
         start = _tail_from(self.argv[1:]) if prog == "tail" else None
         return (start, files[0]) if start else (1, None)
+
+    def _only_operand(self) -> str | None:
+        if self._prog == "sed":
+            files = self.sed[1] if self.sed else []
+        else:
+            files = _operands(self.argv[1:], HEAD_VALUE if self._prog in ("head", "tail") else ())
+        return files[0] if len(files) == 1 and files[0] != "-" else None
 
     @property
     def _squeezes(self) -> bool:

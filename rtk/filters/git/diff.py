@@ -2,8 +2,9 @@
 
 Keeps: one line per file (`src/a.py (+3 -1)`, `old -> new (renamed 95%, +1 -1)`,
 `img.png (new, binary)`; counts as git writes them, `+1204`), and the changed lines within a
-budget that grows slowly with the diff's size (hunk.py: long runs of pure additions or removals
-folded to their first and last lines, one context line around changes in small diffs), each hunk
+budget that prints a diff of tens of KB whole and grows slowly past that (hunk.py: one context
+line around changes, every one with `-U`/`-W`; in a large diff no context and long runs of pure
+additions or removals folded to their first and last lines), each hunk
 that prints a line with its header. A file whose lines were left out says how many (`src/a.py
 (+300 -10, 250 not shown)`); the hunks none of whose lines made it into the budget are one line
 giving where they start and the section git named (`... 3 hunks not shown (at lines 12, 80:
@@ -13,7 +14,8 @@ command that shows one file whole (content elided: recall).
 The lines of a deleted file are left out: its line says so (`old.py (deleted, -84)`). A lockfile,
 minified bundle or source map (`is_generated`) prints its first few changed lines apart from the
 budget (`package-lock.json (generated, +412 -380, 786 not shown)`).
-Drops: `index`, `---`/`+++` lines (the file line names the file), the other context lines.
+Drops: `index`, `---`/`+++` lines (the file line names the file), the other context lines (content
+elided: the recall hint follows).
 Combined diffs of merges (`diff --cc`) work the same way. Lines it does not know pass through.
 """
 from __future__ import annotations
@@ -27,6 +29,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from rtk.filters.base import Filter
+
 MAX_UNSHOWN_STARTS = 60  # start lines listed for one file's hunks not shown
 SECTIONS_NAMED, SECTION_CHARS = 4, 48  # the first few of them also say git's section, cut short
 LOCATOR_BASE, LOCATOR_SCALE = 60, 2  # start lines listed over the whole output: 60 + 2 * sqrt(hunks)
@@ -35,7 +39,11 @@ HEADER_TAGS = {
     "new file mode ": "new", "deleted file mode ": "deleted",
 }
 FILE_HOLD = 200
+# A diff an agent reads whole (tens of KB, ~20 files, a few hundred changed lines) prints every
+# changed line (sized.py); only a larger one folds, to the compact budget (issue 33).
+WHOLE_BASE = 500
 BUDGET_BASE, BUDGET_SCALE = 40, 2
+CONTEXT_FLAGS = ("-U", "--unified", "-W", "--function-context", "--inter-hunk-context")
 # Files a tool writes (lockfiles, minified bundles, source maps): a few changed lines say what
 # kind of change it is (a version bump, a rebuild); the rest is the tool's, not the author's.
 GENERATED_LINES = 6
@@ -103,8 +111,8 @@ class FileDiff:
 class DiffParser:
     """Feed patch lines (ANSI stripped); get the lines to print. Not a Filter: show/log use it too."""
 
-    def __init__(self, budget: Budget, fold: bool = True) -> None:
-        self.budget, self.fold = budget, fold
+    def __init__(self, budget: Budget, fold: bool = True, keep_context: bool = False) -> None:
+        self.budget, self.fold, self.keep_context = budget, fold, keep_context
         self.locator = Budget(LOCATOR_BASE, LOCATOR_SCALE) if fold else Budget(UNLIMITED, 0)
         self.file: FileDiff | None = None
         self.hunk: Hunk | None = None
@@ -188,7 +196,7 @@ class DiffParser:
 
     def _open_hunk(self, text: str, width: int) -> list[str]:
         self.deleted = self.fold and self.file is not None and "deleted" in self.file.tags
-        self.hunk = Hunk(width, Budget(0, 0) if self.deleted else self._hunk_budget(), self.fold)
+        self.hunk = Hunk(width, Budget(0, 0) if self.deleted else self._hunk_budget(), self.fold, self.keep_context)
         self.locator.seen += 1
         self.pending_header = text
         marker = "@" * (width + 1)
@@ -260,7 +268,7 @@ class DiffParser:
         elif self.file is not None:
             self.file.hidden += hunk.hidden
         self.folded = self.folded or (elided and not self.deleted)
-        self.elided = self.elided or elided
+        self.elided = self.elided or elided or hunk.context_dropped
         shown = self._shown(lines)
         if self.pending_header is not None and self.file is not None and not self.deleted:
             self.file.unshown.append(self.hunk_start)
@@ -313,9 +321,9 @@ class DiffParser:
 class DiffFilter(GitFilter):
     """`git diff` and `git show` of something that is only a patch."""
 
-    def __init__(self, ctx: FilterContext | None = None) -> None:
+    def __init__(self, ctx: FilterContext | None = None, whole: bool = False) -> None:
         super().__init__(ctx)
-        self.diff = new_parser(self.ctx)
+        self.diff = new_parser(self.ctx, whole)
 
     def starts(self, text: str) -> bool:
         return DiffParser.starts(text)
@@ -338,12 +346,20 @@ class DiffFilter(GitFilter):
         return {"files": self.diff.files}
 
 
-def new_parser(ctx: FilterContext) -> DiffParser:
-    """Without a recall store nothing may be left out: no budget, no folding."""
+def new_parser(ctx: FilterContext, whole: bool = False) -> DiffParser:
+    """Without a recall store nothing may be left out: no budget, no folding. `whole`: the budget
+    of a diff printed whole (sized.py), else the compact one. A command that asked for context
+    (`-U5`, `-W`) gets every context line git printed."""
     if not ctx.recall_enabled:
         return DiffParser(Budget(UNLIMITED, 0), fold=False)
-    return DiffParser(Budget(ctx.limit("git_diff_budget_base", BUDGET_BASE),
-                             ctx.limit("git_diff_budget_scale", BUDGET_SCALE)))
+    base = ctx.limit("git_diff_whole_lines", WHOLE_BASE) if whole else ctx.limit("git_diff_budget_base", BUDGET_BASE)
+    return DiffParser(Budget(base, ctx.limit("git_diff_budget_scale", BUDGET_SCALE)), keep_context=asks_context(ctx.argv))
+
+
+def asks_context(argv: tuple[str, ...]) -> bool:
+    """`-U5`, `--unified=5`, `-W`: context lines are what the command asked to read."""
+    words = argv[1:argv.index("--")] if "--" in argv else argv[1:]
+    return any(word.startswith(CONTEXT_FLAGS) for word in words)
 
 
 def one_file_hint(argv: tuple[str, ...]) -> str:
@@ -352,5 +368,10 @@ def one_file_hint(argv: tuple[str, ...]) -> str:
     return f"[folded: `{' '.join(words)} -- PATH` shows one file whole]"
 
 
-def create(ctx: FilterContext) -> DiffFilter:
-    return DiffFilter(ctx)
+def create(ctx: FilterContext) -> Filter:
+    """Printed whole when it is a diff an agent reads, compact when it is larger (sized.py)."""
+    if not ctx.recall_enabled:
+        return DiffFilter(ctx)
+    from rtk.filters.git.sized import SizedPatch
+
+    return SizedPatch(lambda whole: DiffFilter(ctx, whole))

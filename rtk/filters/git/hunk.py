@@ -1,14 +1,18 @@
 """One hunk of a patch: which of its changed and context lines are printed.
 
-- Runs: a run of only added (or only removed) lines longer than RUN_HEAD + RUN_MIN_FOLD +
-  RUN_TAIL prints its first RUN_HEAD and last RUN_TAIL lines around one marker
-  (`... 1,494 more removed lines`): a new file, a deleted block, a generated table.
 - Budget: over the whole output, the changed lines printed stay within
   `base + scale * sqrt(changed lines seen so far)` (a line of 250 characters counts as 3), so a
-  small diff prints whole and a huge one grows its output slowly; past the budget only hunk headers and per-file counts print, and
-  lines again once RESUME of them have accrued.
-- Context: one line before and after each run of changes while the patch is small; none once the
-  patch is past the budget's base (large diffs), where the hunk headers say where lines are.
+  diff an agent reads whole (tens of KB, a few hundred changed lines) prints every changed line
+  and a huge one grows its output slowly; past the budget only hunk headers and per-file counts
+  print, and lines again once RESUME of them have accrued.
+- Runs: a run of only added (or only removed) lines longer than RUN_HEAD + LONG_RUN (RUN_HEAD +
+  RUN_MIN_FOLD + RUN_TAIL once the patch is past the budget's base) prints its first RUN_HEAD and
+  last RUN_TAIL lines around one marker (`... 1,494 more removed lines`): a generated table, a
+  vendored file, a deleted module. A new function or test of a medium diff prints whole.
+- Context: one line before and after each run of changes while the patch is within the base;
+  none past it, where the hunk headers say where lines are. Every context line prints when the
+  command asked for context (`-U5`, `-W`: `keep_context`). A context line left out is content
+  left out (`elided`: the recall hint says where the full diff is).
 - Long lines: a line over LONG_LINE characters keeps its first CLIP_TO and says how many more.
 Everything left out is counted, so the file's line can say so and the recall store has it.
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 from rtk.filters.base import deque, elision_marker
 
 RUN_HEAD, RUN_TAIL, RUN_MIN_FOLD = 4, 2, 6
+LONG_RUN = 200  # a run of pure additions or removals held whole before the patch is large
 RESUME = 6
 LONG_LINE, CLIP_TO = 1200, 240  # a printed line longer than LONG_LINE keeps its first CLIP_TO characters
 UNLIMITED = 1 << 60
@@ -59,8 +64,10 @@ class Budget:
 class Hunk:
     """Feed the hunk's lines; `close()` when it ends. `hidden`: changed lines not printed."""
 
-    def __init__(self, width: int, budget: Budget, fold: bool = True) -> None:
+    def __init__(self, width: int, budget: Budget, fold: bool = True, keep_context: bool = False) -> None:
         self.width, self.budget, self.fold = width, budget, fold
+        self.keep_context = keep_context or not fold
+        self.context_dropped = False
         self.changed = self.hidden = 0
         self._before: str | None = None
         self._after_change = False
@@ -95,7 +102,8 @@ class Hunk:
 
     def _hold(self, text: str) -> None:
         self._held.append(text)
-        if len(self._held) > RUN_MIN_FOLD + RUN_TAIL:
+        cap = RUN_MIN_FOLD + RUN_TAIL if self.budget.large else LONG_RUN
+        while len(self._held) > cap:
             self._held.popleft()
             self._dropped += 1
         self._last_kept = False
@@ -109,6 +117,8 @@ class Hunk:
         lines = [self._clip(text)]
         if self._before is not None and not self.budget.large:
             lines.insert(0, self._clip(self._before))
+        elif self._before is not None:
+            self.context_dropped = True
         self._before, self._after_change, self._last_kept = None, True, True
         return lines
 
@@ -136,6 +146,10 @@ class Hunk:
     def _context(self, text: str) -> list[str]:
         out = self._close_run()
         self._sign = ""
+        if self.keep_context:
+            return [*out, self._clip(text)] if not self.budget.spent else out
+        if self._before is not None:  # a context line neither after nor before a change
+            self.context_dropped = True
         if self._after_change:
             self._after_change = False
             if not self.budget.large and self._last_kept:
@@ -144,6 +158,9 @@ class Hunk:
         return out
 
     def close(self) -> tuple[list[str], bool]:
-        """The lines still held (a run's tail), and whether anything was left out."""
+        """The lines still held (a run's tail), and whether any changed line was left out
+        (`context_dropped` says whether a context line was)."""
         lines = self._close_run()
+        if self._before is not None:  # the hunk's last context lines
+            self.context_dropped = True
         return lines, self.any_folded or self.hidden > 0

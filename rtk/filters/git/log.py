@@ -3,13 +3,15 @@
 Keeps: per commit its short hash, decorations, date (YYYY-MM-DD; `git log` says each day once,
 `2026-08-05:` above that day's commits), author name, `(merge)` for merges and the full subject
 (the message's first paragraph), then trailer-like body lines (`BREAKING CHANGE`, `Fixes #12`,
-`Closes #3`, `Reverts`). Patches (`-p`, `show`) go through the diff filter; `--stat`,
+`Closes #3`, `Reverts`) and a merge's second paragraph (GitHub writes the pull request's title
+there). `git show` and a log that asked for each commit's detail (`--stat`, `-p`, `--name-status`,
+`--pretty=medium`) keep the whole message (blank lines dropped; past BODY_LINES lines a count). Patches (`-p`, `show`) go through the diff filter; `--stat`,
 `--name-status` and the other lists print as git printed them (a diffstat without its column
 padding, stat.py). With `--graph` each commit line keeps its date and graph columns, and the
 lines that fork or merge (`|/`, `|\\`) stay in place (graph.py). Over 50 commits: the first 50
 and `... N more commits` (content elided: recall), unless the command asked for more (`-n 200`,
 `-200`, `--max-count=200`): every one of those is printed.
-Drops: the other body lines (elided: recall), e-mail addresses, the `Merge:` parents line, a
+Drops: the other body lines of a plain `git log` (elided: recall), e-mail addresses, the `Merge:` parents line, a
 signed tag's signature block (`[pgp signature: 17 lines not shown]`).
 Unknown header lines and any line outside a commit pass through.
 """
@@ -26,7 +28,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from rtk.filters.base import Filter
+
 SUBJECT_LINES = 3
+BODY_LINES = 60  # a message's body lines printed, when the command asked for bodies
+# Flags that ask for each commit's detail (its files, its patch): the message is part of it.
+DETAIL_FLAGS = frozenset(("--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--raw",
+                          "--summary", "--dirstat", "--compact-summary", "--patch-with-stat", "-p",
+                          "--patch", "-u", "--cc", "--pretty=medium", "--format=medium"))
 
 
 class Commit:
@@ -38,6 +47,8 @@ class Commit:
         self.subject: list[str] = []
         self.subject_done = False
         self.shown = False
+        self.paragraph = 0  # the message's paragraph being read (0: the subject)
+        self.body = 0  # body lines read (not blank, not trailers)
         self.graph = ""  # the graph columns printed before `commit` (`| * `) with --graph
         self.forks: list[str] = []  # graph lines of this commit that fork or merge (`|/`)
 
@@ -53,13 +64,13 @@ class Commit:
 
 
 class LogFilter(GitFilter):
-    def __init__(self, ctx: FilterContext | None = None, by_day: bool = False) -> None:
+    def __init__(self, ctx: FilterContext | None = None, by_day: bool = False, whole: bool = False) -> None:
         super().__init__(ctx)
         self.commit: Commit | None = None
         self.state = "outside"  # outside | header | message | patch
         self.signature = 0  # lines of a tag's signature block read so far
         self.commits = 0
-        self.diff: DiffParser = new_parser(self.ctx)
+        self.diff: DiffParser = new_parser(self.ctx, whole)
         cap = self.ctx.limit("git_log_max_commits", 50) if self.ctx.recall_enabled else 1 << 60
         self.cap = max(cap, asked_count(self.ctx.argv))
         self.graph = Graph() if "--graph" in self.ctx.argv else None
@@ -67,6 +78,11 @@ class LogFilter(GitFilter):
         # one date it replaces); a graph keeps it on each line, where its columns are.
         self.by_day = by_day and self.graph is None
         self.day: str | None = None
+        self.keep_body = not by_day or any(word in DETAIL_FLAGS or word.startswith("-U") for word in self._flags())
+
+    def _flags(self) -> tuple[str, ...]:
+        argv = self.ctx.argv
+        return argv[:argv.index("--")] if "--" in argv else argv
 
     def starts(self, text: str) -> bool:
         if self.graph is not None:
@@ -142,19 +158,37 @@ class LogFilter(GitFilter):
         assert commit is not None
         if not text:
             if line.startswith("    "):
+                commit.paragraph += bool(commit.subject)
                 return self._end_subject() if commit.subject else []
             self.state = "between"
-            return self._end_subject()
+            return [*self._end_subject(), *self._end_body()]
         if not line.startswith("    "):
             self.state = "between"
-            return [*self._end_subject(), *([] if text == "---" else [Line(line, stream)])]
+            return [*self._end_subject(), *self._end_body(), *([] if text == "---" else [Line(line, stream)])]
         if not commit.subject_done:
             commit.subject.append(text.strip())
             return self._end_subject() if len(commit.subject) > SUBJECT_LINES else []
         if is_trailer(text):
             return out(text)
+        if self.keep_body or (commit.merge and commit.paragraph == 1):
+            return self._body_line(commit, text)
         self.elided = True
         return []
+
+    def _body_line(self, commit: Commit, text: str) -> list[Line]:
+        commit.body += 1
+        if commit.body <= BODY_LINES:
+            return out(text)
+        self.elided = True
+        return []
+
+    def _end_body(self) -> list[Line]:
+        """A message longer than BODY_LINES says how many of its lines were left out."""
+        commit = self.commit
+        if commit is None or commit.body <= BODY_LINES:
+            return []
+        hidden, commit.body = commit.body - BODY_LINES, 0
+        return out(f"    {elision_marker(hidden, 'lines of the message')}")
 
     def _end_subject(self) -> list[Line]:
         commit = self.commit
@@ -182,7 +216,7 @@ class LogFilter(GitFilter):
         return [*head, *out(*kept)]
 
     def flush(self) -> list[Line]:
-        lines = [*self._end_subject(), *out(*self.diff.close())]
+        lines = [*self._end_subject(), *self._end_body(), *out(*self.diff.close())]
         self.elided = self.elided or self.diff.elided
         return lines
 
@@ -199,5 +233,16 @@ class LogFilter(GitFilter):
         return {"commits": self.commits}
 
 
-def create(ctx: FilterContext, by_day: bool = False) -> LogFilter:
-    return LogFilter(ctx, by_day)
+def prints_patches(argv: tuple[str, ...]) -> bool:
+    """`git log -p` (`--patch`, `-u`, `-U3`, `--cc`): a log that prints patches."""
+    words = argv[:argv.index("--")] if "--" in argv else argv
+    return any(w in ("-p", "--patch", "-u", "--cc") or w.startswith(("-U", "--unified")) for w in words)
+
+
+def create(ctx: FilterContext, by_day: bool = False) -> Filter:
+    """Patches (`-p`, `show`) printed whole while they are ones an agent reads (sized.py)."""
+    if not ctx.recall_enabled or (by_day and not prints_patches(ctx.argv)):
+        return LogFilter(ctx, by_day)
+    from rtk.filters.git.sized import SizedPatch
+
+    return SizedPatch(lambda whole: LogFilter(ctx, by_day, whole))

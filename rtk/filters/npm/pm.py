@@ -42,6 +42,8 @@ YARN_ALL = re.compile(r"^info All dependencies\s*$")
 TREE_ITEM = re.compile(r"^[├└│]─ ")
 AVAILABLE = re.compile(r" \([\w.+-]+ is available\)$")  # pnpm: `+ vitest 4.1.12 (5.1.2 is available)`
 USAGE = re.compile(r"^npm error (?:Usage:|Options:|aliases:|Run \"npm help)")
+LOCK_SYNC = re.compile(r"^npm (?:error|ERR!) (?P<kind>Missing|Invalid): ")  # `npm ci`: which lock entries are wrong
+LOCK_SAMPLE = 10  # of each kind; the rest are counted
 ERRORISH = re.compile(r"^(?:npm (?:error|ERR!)|error\b|Error: ERR_PNPM|ERR_PNPM|\s+ERR_PNPM|error:|\s*×|➤ YN0001)")
 _NOTHING: tuple[Line, ...] = ()
 
@@ -61,8 +63,30 @@ class PackageManagerOutput:
         self._usage_next = False
         self._peer: PeerConflict | None = None
         self._said = False
+        self._lock_lines: dict[str, int] = {}  # `Missing:` / `Invalid:` lines seen, by kind
 
     def feed(self, text: str, stream: Stream) -> Iterable[Line]:
+        if (sync := LOCK_SYNC.match(text)) is not None:
+            return self._lock_line(sync["kind"], text, stream)
+        if self._lock_lines:
+            return [*self._lock_counts(stream), *self._feed(text, stream)]
+        return self._feed(text, stream)
+
+    def _lock_line(self, kind: str, text: str, stream: Stream) -> Iterable[Line]:
+        """`npm ci` on an out-of-sync lock file: the first lines of each kind, the rest counted."""
+        self.failure_seen = True
+        seen = self._lock_lines[kind] = self._lock_lines.get(kind, 0) + 1
+        if seen <= LOCK_SAMPLE:
+            return (Line(text, stream),)
+        self.elided = True
+        return _NOTHING
+
+    def _lock_counts(self, stream: Stream = Stream.STDOUT) -> list[Line]:
+        counts, self._lock_lines = self._lock_lines, {}
+        return [Line(f"npm error ... {seen - LOCK_SAMPLE:,} more \"{kind}:\" lines ({seen:,} in all)", stream)
+                for kind, seen in counts.items() if seen > LOCK_SAMPLE]
+
+    def _feed(self, text: str, stream: Stream) -> Iterable[Line]:
         if self._in_tree and TREE_ITEM.match(text):
             self._tree += 1
             return _NOTHING
@@ -141,7 +165,7 @@ class PackageManagerOutput:
         return (Line(text, stream),)
 
     def summary(self) -> list[Line]:
-        out = self._close_peer()
+        out = [*self._lock_counts(), *self._close_peer()]
         for (pkg, message), versions in self._deprecations.items():
             out.append(Line(f"deprecated: {pkg}@{', '.join(dict.fromkeys(versions))}: {message}"))
         if self._scripts:

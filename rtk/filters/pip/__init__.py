@@ -1,8 +1,11 @@
 """pip install / uv pip install / uv sync|add|lock|remove: what was installed, warnings, errors.
 
-Keeps `Successfully installed ...` (uv's `+ pkg==1.0` lines joined into one line), every
+Keeps `Successfully installed ...` (uv's `+ pkg==1.0` lines joined into one line), uv's result
+counts (`Resolved 13 packages`, `Installed 44 packages`, `Audited 32 packages`), every
 `WARNING:`/`warning:`, every `ERROR:`/`error:` with its `cause:`/`hint:` lines, the conflict
-explanation, and from a failed build the compiler's error lines and the failing package. A
+explanation, and from a failed build (pip's `[N lines of output]`, uv's `[stdout]`/`[stderr]`)
+every line that says what failed and why: the backend's exception with its whole message and
+frame, error lines, what was not found and the hint naming the tool (build.py). A
 `(from versions: ...)` list keeps its first and last versions with the middle counted. Drops:
 Collecting/Downloading/progress bars/cached/`Requirement already satisfied` (counted), build
 chatter (copying, running, gcc command lines), resolver timings.

@@ -1,7 +1,10 @@
 """`ruff format`: the files that would change (or changed), ruff's count line, syntax errors.
 
-`--check` prints a diff-like code frame per file and `--diff` a unified diff; both are reduced to
-the file's name (with `+added -removed` for a diff) and kept for recall.
+`--check` prints a diff-like code frame per file: reduced to the file's name (kept for recall).
+`--diff` asks to read the changes: its unified diffs print as ruff wrote them (the `+++` line that
+repeats the `---` name and the blank lines between files dropped) while DIFF_BUDGET lines last,
+which only a reformat of a whole large code base passes; past it, each further file is one line
+with its `+added -removed` counts (content elided: recall).
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ UNFORMATTED = "unformatted: File would be reformatted"
 COUNT_LINE = re.compile(r"^(?:\d[\d,]* files? (?:would be reformatted|reformatted|left unchanged|already formatted)"
                         r"|Would fix \d)")
 _NOTHING: tuple[Line, ...] = ()
+DIFF_BUDGET = 1500  # diff lines printed whole (~60 KB): a whole code base's reformat folds past it
 
 
 class FormatFilter(BaseFilter):
@@ -35,13 +39,15 @@ class FormatFilter(BaseFilter):
         self._files = 0
         self._counted = False  # ruff printed its own `N files would be reformatted`
         self._stream = Stream.STDOUT
+        self._budget = self.ctx.limit("ruff_diff_budget", DIFF_BUDGET) if self.ctx.recall_enabled else 1 << 60
+        self._diff_shown = False  # the open diff's lines print (it started within the budget)
+        self._headed: set[str] = set()  # the headings already printed
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         raw = strip_ansi(line).rstrip("\r\n")
         text = raw.rstrip()
         if self._diff_path is not None and raw[:1] in DIFF_BODY and not raw.startswith(("--- ", "+++ ")):
-            self._count_diff(raw)
-            return _NOTHING
+            return self._diff_line(raw, stream)
         if self._pending_header is not None:
             return self._after_header(text, stream)
         if self._in_frame:
@@ -53,14 +59,14 @@ class FormatFilter(BaseFilter):
         return self._line(text, stream)
 
     def _line(self, text: str, stream: Stream) -> list[Line]:
-        if DIFF_NEW.match(text) and self._diff_path is not None:
-            return []
+        if (new := DIFF_NEW.match(text)) is not None and self._diff_path is not None:
+            same = new["path"] == self._diff_path
+            return [] if same or not self._diff_shown else [Line(text, stream)]
         out = self._close_diff(stream)
         if not text:
             return out
         if (m := DIFF_OLD.match(text)) is not None:
-            self._diff_path = m["path"]
-            return out
+            return out + self._open_diff(m["path"], text, stream)
         if (path := self._changed_path(text)) is not None:
             return out + self._file(path, stream)
         if text == UNFORMATTED or text.startswith(("invalid-syntax", "error")) and ":" in text:
@@ -97,11 +103,13 @@ class FormatFilter(BaseFilter):
     def _file(self, path: str, stream: Stream) -> list[Line]:
         return self._listed(path, stream)
 
-    def _listed(self, entry: str, stream: Stream) -> list[Line]:
+    def _listed(self, entry: str, stream: Stream, heading: str | None = None) -> list[Line]:
         self._files += 1
         self._stream = stream
         self.failure_seen = True
-        head = [Line(self._heading, stream)] if self._files == 1 else []
+        heading = heading or self._heading
+        head = [] if heading in self._headed else [Line(heading, stream)]
+        self._headed.add(heading)
         return head + [Line(f"  {entry}", stream)]
 
     def _close_error(self, stream: Stream) -> list[Line]:
@@ -111,12 +119,26 @@ class FormatFilter(BaseFilter):
         self.failure_seen = True
         return [Line(f"{err.path}:{err.line}:{err.col}: {err.code}: {err.message}", stream)]
 
-    def _count_diff(self, text: str) -> None:
-        self.elided = True
+    def _open_diff(self, path: str, text: str, stream: Stream) -> list[Line]:
+        """A file's diff starts: its `---` line prints while the budget lasts."""
+        self._diff_path = path
+        self._diff_shown = self._budget > 0
+        if not self._diff_shown:
+            return []
+        self._files += 1
+        self._stream = stream
+        self.failure_seen = True
+        return [Line(text, stream)]
+
+    def _diff_line(self, text: str, stream: Stream) -> Iterable[Line]:
         if text.startswith("+"):
             self._added += 1
         elif text.startswith("-"):
             self._removed += 1
+        if not self._diff_shown:
+            return _NOTHING
+        self._budget -= 1
+        return [Line(text, stream)]
 
     def _close_diff(self, stream: Stream) -> list[Line]:
         path, self._diff_path = self._diff_path, None
@@ -124,7 +146,11 @@ class FormatFilter(BaseFilter):
             return []
         added, removed = self._added, self._removed
         self._added = self._removed = 0
-        return self._listed(f"{path} (+{added} -{removed})", stream)
+        if self._diff_shown:
+            return []
+        self.elided = True
+        heading = "diffs not shown:" if self._heading == "would reformat:" else "fixes not shown:"
+        return self._listed(f"{path} (+{added} -{removed})", stream, heading)
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._close_diff(self._stream) + self._close_error(self._stream)

@@ -42,13 +42,6 @@ def _claude(decision: str | None) -> dict:
     return {"hookSpecificOutput": {**out, "updatedInput": {"command": "rtk cargo test"}}}
 
 
-def _copilot(decision: str | None) -> dict:
-    out: dict = {}
-    if decision:
-        out = {"permissionDecision": decision, "permissionDecisionReason": "RTK auto-rewrite"}
-    return {**out, "modifiedArgs": {"command": "rtk cargo test"}}
-
-
 CURSOR_ALLOW = {"continue": True, "permission": "allow", "updated_input": {"command": "rtk cargo test"}}
 CURSOR_ASK = {"continue": True, "permission": "ask", "updated_input": {"command": "rtk cargo test"}}
 GEMINI = {"hookSpecificOutput": {"tool_input": {"command": "rtk cargo test"}}}
@@ -58,15 +51,16 @@ ANSWERS = {
                "ask": (_claude("ask"), "ask")},
     "codex": {"allow": (_claude("allow"), "rewrite"), "default": (_claude("allow"), "rewrite"),
               "ask": (None, "skip:defer")},
-    "copilot": {"allow": (_copilot("allow"), "rewrite"), "default": (_copilot(None), "ask"),
-                "ask": (None, "skip:defer")},
     "cursor": {"allow": (CURSOR_ALLOW, "rewrite"), "default": (CURSOR_ASK, "ask"),
                "ask": (CURSOR_ASK, "ask")},
     "gemini": {"allow": ({}, "skip:defer"), "default": (GEMINI, "ask"), "ask": ({}, "skip:defer")},
 }
 
 
-@pytest.mark.parametrize("host", list(HOSTS))
+PRE_HOSTS = list(ANSWERS)  # Copilot CLI and OpenCode rewrite nothing: they take the post path only
+
+
+@pytest.mark.parametrize("host", PRE_HOSTS)
 @pytest.mark.parametrize(("code", "verdict"), [(0, "allow"), (3, "default"), (3, "ask")])
 def test_answer_per_host_and_verdict(host: str, code: int, verdict: str) -> None:
     """Gemini re-checks the rtk form with the real engine (no rules here: default): it rewrites
@@ -79,19 +73,26 @@ def test_answer_per_host_and_verdict(host: str, code: int, verdict: str) -> None
     assert engine.calls[0][:2] == ("cargo test", host)
 
 
-@pytest.mark.parametrize("host", list(HOSTS))
+@pytest.mark.parametrize("host", PRE_HOSTS)
 @pytest.mark.parametrize(("code", "rewrite", "action"), [
-    (1, "", "skip:defer"), (2, "", "skip:deny_rule"), (3, "git status", "skip:none"),
-    (0, "git status", "skip:none"), (7, "rtk git status", "skip:defer"), (3, "", "skip:defer")])
+    (1, "", "skip:defer"), (2, "", "skip:deny_rule"), (3, "cargo test", "skip:none"),
+    (0, "cargo test", "skip:none"), (7, "rtk cargo test", "skip:defer"), (3, "", "skip:defer")])
 def test_no_opinion_verdicts(host: str, code: int, rewrite: str, action: str) -> None:
-    outcome = answer_for(host, HOSTS[host].sample("git status", "/p"), code, rewrite)
+    outcome = answer_for(host, HOSTS[host].sample("cargo test", "/p"), code, rewrite)
     assert outcome.answer == HOSTS[host].no_opinion
-    assert outcome.audit == (action, "git status", "")
+    assert outcome.audit == (action, "cargo test", "")
 
 
-def test_no_opinion_is_empty_for_claude_codex_copilot_and_braces_for_cursor_gemini() -> None:
+@pytest.mark.parametrize("host", ["copilot", "opencode"])
+def test_post_only_hosts_never_ask_the_engine_before_a_command(host: str) -> None:
+    engine = Engine(0, "rtk cargo test", "allow")
+    outcome = hooks.respond(HOSTS[host], HOSTS[host].sample("cargo test", "/p"), engine)
+    assert outcome.answer is None and outcome.audit is None and engine.calls == []
+
+
+def test_no_opinion_is_empty_for_claude_codex_copilot_opencode_and_braces_for_cursor_gemini() -> None:
     assert {name: hooks.render(host.no_opinion) for name, host in HOSTS.items()} == {
-        "claude": "", "codex": "", "copilot": "", "cursor": "{}\n", "gemini": "{}\n"}
+        "claude": "", "codex": "", "copilot": "", "cursor": "{}\n", "gemini": "{}\n", "opencode": ""}
 
 
 def test_cwd_of_the_payload_reaches_the_engine() -> None:
@@ -119,18 +120,23 @@ def test_codex_ignores_other_events() -> None:
     assert answer_for("codex", payload, 0, "rtk ls").answer is None
 
 
-def test_copilot_detects_both_shapes_and_keeps_args() -> None:
-    cli = {"toolName": "bash", "toolArgs": json.dumps({"command": "git status", "description": "d"})}
-    assert answer_for("copilot", cli, 3, "rtk git status").answer == {
-        "modifiedArgs": {"command": "rtk git status", "description": "d"}}
-    as_object = {"toolName": "bash", "toolArgs": {"command": "git status", "description": "d"}}
-    assert answer_for("copilot", as_object, 0, "rtk git status", "allow").answer == {
-        "permissionDecision": "allow", "permissionDecisionReason": "RTK auto-rewrite",
-        "modifiedArgs": {"command": "rtk git status", "description": "d"}}
-    vscode = {"tool_name": "runTerminalCommand", "tool_input": {"command": "git status", "explanation": "e"}}
-    answer = answer_for("copilot", vscode, 3, "rtk git status").answer
+def test_copilot_cli_pre_payloads_get_no_opinion_and_vscode_terminal_gets_claudes_pre_path() -> None:
+    """Copilot CLI takes the post path only; VS Code's `run_in_terminal` (Claude's shape) is
+    rewritten before it runs, keeping the other keys of its input."""
+    cli = {"toolName": "bash", "toolArgs": json.dumps({"command": "cargo test", "description": "d"})}
+    assert answer_for("copilot", cli, 3, "rtk cargo test").answer is None
+    as_object = {"toolName": "bash", "toolArgs": {"command": "cargo test", "description": "d"}}
+    assert answer_for("copilot", as_object, 0, "rtk cargo test", "allow").answer is None
+    vscode = {"hook_event_name": "PreToolUse", "tool_name": "run_in_terminal",
+              "tool_input": {"command": "cargo test", "explanation": "e"}}
+    answer = answer_for("copilot", vscode, 3, "rtk cargo test").answer
     assert answer is not None
-    assert answer["hookSpecificOutput"]["updatedInput"] == {"command": "rtk git status", "explanation": "e"}
+    assert answer["hookSpecificOutput"]["updatedInput"] == {"command": "rtk cargo test", "explanation": "e"}
+    assert "permissionDecision" not in answer["hookSpecificOutput"]
+    allowed = answer_for("copilot", vscode, 0, "rtk cargo test", "allow").answer
+    assert allowed is not None and allowed["hookSpecificOutput"]["permissionDecision"] == "allow"
+    reader = {**vscode, "tool_input": {"command": "git status"}}
+    assert answer_for("copilot", reader, 3, "rtk git status").answer is None  # VS Code may run it silently
 
 
 @pytest.mark.parametrize("args", ["{not json", "[1]", json.dumps({"cmd": "ls"}), "null"])
@@ -139,14 +145,14 @@ def test_copilot_cli_bad_args_give_no_opinion(args: str) -> None:
 
 
 def test_tool_input_keys_and_their_order_are_kept() -> None:
-    tool_input = {"description": "d", "command": "git log", "timeout": 5, "x": {"y": [1]}}
+    tool_input = {"description": "d", "command": "pytest -x", "timeout": 5, "x": {"y": [1]}}
     payload = {"tool_name": "Bash", "tool_input": tool_input}
-    answer = answer_for("claude", payload, 3, "rtk git log").answer
+    answer = answer_for("claude", payload, 3, "rtk pytest -x").answer
     assert answer is not None
     updated = answer["hookSpecificOutput"]["updatedInput"]
-    assert list(updated.items()) == [("description", "d"), ("command", "rtk git log"), ("timeout", 5),
+    assert list(updated.items()) == [("description", "d"), ("command", "rtk pytest -x"), ("timeout", 5),
                                      ("x", {"y": [1]})]
-    assert tool_input["command"] == "git log"
+    assert tool_input["command"] == "pytest -x"
 
 
 @pytest.mark.parametrize(("raw", "value", "problem"), [
@@ -173,7 +179,7 @@ def test_lone_surrogate_in_answer_stays_valid_json() -> None:
     text.encode("utf-8")
 
 
-@pytest.mark.parametrize("host", list(HOSTS))
+@pytest.mark.parametrize("host", PRE_HOSTS)
 def test_a_huge_command_is_left_to_the_host_without_lexing(host: str) -> None:
     """100,000 words would take the lexer seconds: past the cap the engine is not even asked."""
     command = "git status " + " ".join(f"w{i}" for i in range(100_000))

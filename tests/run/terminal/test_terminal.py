@@ -45,7 +45,8 @@ raise SystemExit(1)
 """
 PROMPT = """
 import os, time
-time.sleep(0.8)  # long enough for the status line to be drawn first
+while not os.path.exists("status-seen"):  # the test saw the status line: no race with a loaded machine
+    time.sleep(0.02)
 tty = os.open("/dev/tty", os.O_RDWR)
 os.write(tty, b"Username: ")
 name = os.read(tty, 100).decode().strip()
@@ -146,7 +147,8 @@ def test_window_resize_reaches_the_child(script, tmp_path: Path) -> None:
 
 def test_a_prompt_on_the_terminal_is_not_wiped_by_the_status_line(script, tmp_path: Path) -> None:
     child = spawn_rtk(script("prompt.py", PROMPT), tmp_path)
-    child.expect(STATUS_RE)
+    child.expect(STATUS_RE)  # drawn while the child is still silent
+    (tmp_path / "status-seen").touch()
     child.expect("Username: ")
     try:  # the status line would have been redrawn several times by now
         later = child.read_nonblocking(4096, timeout=0.6)

@@ -1,0 +1,40 @@
+"""OpenCode: a plugin (`rtk init --agent opencode`) hands every bash tool result to `rtk hook
+opencode` from `tool.execute.after` and sets `output.output` to the `output` rtk answers; empty
+stdout keeps the original. The plugin sends
+`{"hook_event_name":"tool.execute.after","tool":..,"args":{"command":..},"cwd":..,"exit":N,"output":".."}`.
+The hook sees failures too (`exit` is the exit code), so every routed command takes this path;
+OpenCode cuts outputs over ~51 KB and names the file that holds all of it ("Full output saved to:").
+Standard library only (the hook path).
+"""
+from __future__ import annotations
+
+from rtk.agent.hosts.base import EVERY, Finished, Host, no_rewrite, saved_path_after, shell_command, text_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.agent.hosts.base import Call, JsonObject
+
+SAVED = "Full output saved to: "
+
+
+def extract(payload: JsonObject) -> Call | None:
+    return None  # OpenCode has no pre path
+
+
+def finished(payload: JsonObject) -> Finished | None:
+    if payload.get("hook_event_name") != "tool.execute.after" or payload.get("tool") != "bash":
+        return None
+    command, output, code = shell_command(payload.get("args")), payload.get("output"), payload.get("exit")
+    if command is None or not isinstance(output, str):
+        return None
+    exit_code = code if isinstance(code, int) and not isinstance(code, bool) else 0
+    return Finished(command, text_of(payload, "cwd") or None, output, exit_code,
+                    lambda new: {"output": new}, saved=saved_path_after(output, SAVED))
+
+
+def sample(command: str, cwd: str) -> JsonObject:
+    return {"hook_event_name": "tool.execute.after", "tool": "bash", "args": {"command": command},
+            "cwd": cwd, "exit": 0, "output": ""}
+
+
+HOST = Host("opencode", None, extract, sample, no_rewrite, finished=finished, post_scope=EVERY)

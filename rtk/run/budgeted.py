@@ -1,0 +1,64 @@
+"""A Writer that holds a run's printed lines for a host that cuts long outputs (Claude Code).
+
+Under CLAUDECODE=1 nobody watches the output scroll: Claude Code hands the model what the command
+printed once it ends, and past 30,000 chars only a 2 KB preview of it. So there, and only there,
+the pipeline writes through this class, which holds every line in a `Fold` (bounded memory) and
+writes at the end either all of it or the fold that fits (rtk.filters.budget). Everywhere else
+the pipeline streams as always.
+"""
+from __future__ import annotations
+
+from rtk.filters.base import Line, Stream, recall_hint
+from rtk.filters.budget import Fold
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from rtk.run.pipeline import Writer
+
+
+class BudgetedWriter:
+    """Stands in for the pipeline's Writer; `close()` writes what fits through the real one."""
+
+    def __init__(self, writer: Writer, limit: int) -> None:
+        self.inner = writer
+        self.limit = limit
+        self.fold = Fold(limit, marker_tag=Stream.STDOUT)
+        self.held_bytes = 0
+        self.closed = False
+
+    @property
+    def printed_bytes(self) -> int:
+        """What the pipeline has printed as far as its own rules go (held counts as printed)."""
+        return self.inner.printed_bytes if self.closed else self.held_bytes
+
+    @property
+    def broken(self) -> set[int]:
+        return self.inner.broken
+
+    def write(self, lines: Iterable[Line], open_end: bool = False) -> None:
+        for text, stream in lines:
+            self.held_bytes += len(text.encode("utf-8", "replace")) + 1
+            self.fold.add(text, stream)
+
+    def write_bytes(self, data: bytes, stream: Stream) -> None:
+        text = data.decode("utf-8", "replace")
+        self.write(Line(line, stream) for line in text.removesuffix("\n").split("\n"))
+
+    def fits_with(self, lines: Iterable[Line]) -> bool:
+        return self.fold.fits_with(sum(len(text) + 1 for text, _ in lines))
+
+    def close(self, recall_id: str | None) -> None:
+        """Write all that was held, folded to the limit when it is over it."""
+        self.closed = True
+        hint = recall_hint(recall_id) if recall_id else None
+        held = self.fold.close(hint)
+        if self.fold.folded and hint is not None and sum(1 for text, _ in held if text == hint) > 1:
+            held = _without_first(held, hint)  # the pipeline's own hint was held too
+        self.inner.write(Line(text, stream) for text, stream in held)  # type: ignore[arg-type]
+
+
+def _without_first(held: list[tuple[str, object]], hint: str) -> list[tuple[str, object]]:
+    index = next(i for i, (text, _) in enumerate(held) if text == hint)
+    return held[:index] + held[index + 1:]
