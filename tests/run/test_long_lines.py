@@ -112,3 +112,13 @@ def test_rtk_cat_of_a_file_with_a_long_line_keeps_it_whole(tmp_path: Path) -> No
     path.write_bytes(data)
     result = subprocess.run([*rtk_executable(), "cat", str(path)], capture_output=True, timeout=60, check=False)
     assert result.returncode == 0 and result.stdout == data
+
+
+def test_a_long_line_under_a_host_budget_is_no_crash() -> None:
+    """Under Claude Code (CLAUDECODE=1) the pipeline writes through the host budget's writer."""
+    code = "import sys; sys.stdout.write('a\\n' + 'z' * (3 << 20) + '\\nend\\n'); sys.exit(4)"
+    env = {**os.environ, "CLAUDECODE": "1", "RTK_TRACK": "0"}
+    result = subprocess.run([*rtk_executable(), sys.executable, "-c", code], capture_output=True, env=env,
+                            timeout=60, check=False)
+    assert result.returncode == 4 and b"internal error" not in result.stderr and b"Traceback" not in result.stderr
+    assert result.stdout.startswith(b"a\nzzz")
