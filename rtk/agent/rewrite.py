@@ -4,11 +4,8 @@ Decisions are made on the lexer's words; the only change ever made to the text i
 spliced in front of a simple command (after its env assignments and transparent wrappers).
 Standard library only: this runs before every agent command.
 
-Background jobs stay rewritten (`nohup cargo build &` -> `nohup rtk cargo build &`, `cargo
-build &` -> `rtk cargo build &`): rtk keeps a signal it inherits as ignored ignored, for itself
-and the command (nohup's SIGHUP, a script's background SIGINT/SIGQUIT), and leaves running what
-the command itself put in the background with its output elsewhere (run/signals.py, run/jobs.py),
-so the job lives exactly as long as it would without rtk (issue 35, item 2).
+Background jobs stay rewritten (`nohup X &`, `X &`): rtk keeps inherited SIG_IGN (nohup's SIGHUP)
+for itself and X, and leaves what X detached running (run/signals.py, run/jobs.py; issue 35).
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The host's own cut: whatever rtk prints under Claude Code must fit in 30,000 characters.
+"""The host's own cut: whatever rtk prints under Claude Code must fit in 30,000 characters,
+under Codex in ~10,000 bytes (Codex keeps the start and end of a longer output, cutting the middle).
 
 Claude Code shows the model only a ~2 KB preview of a tool output over 30,000 chars
 (spec/post-path.md), so a filtered output past that size is worth no more than no rtk at all.
@@ -42,15 +43,32 @@ WHAT_FAILED = LazyPattern(
     r"|^E\s|^\s*(?:-->|at )\S|\S\.\w{1,5}:\d+(?::\d+)?\b|\(\d+,\d+\):")
 
 
+CODEX_LIMIT = 9_000  # chars: Codex cuts every tool output at ~10,000 bytes (~2,500 tokens), middle out
+CODEX_MARKS = ("CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_PERMISSION_PROFILE")
+
+
+def host_of(env: Mapping[str, str]) -> str | None:
+    """The agent host running this command, by the variables it sets in its commands' environment:
+    Claude Code CLAUDECODE=1, Codex CODEX_THREAD_ID and its sandbox's CODEX_* (seen with 0.171)."""
+    if env.get("CLAUDECODE", "") not in ("", "0"):
+        return "claude"
+    if any(env.get(name) for name in CODEX_MARKS):
+        return "codex"
+    return None
+
+
 def host_limit(env: Mapping[str, str], limits: Mapping[str, int] | None = None) -> int | None:
     """The char limit of the host reading this run's output, or None when it cuts nothing.
 
-    Claude Code marks the commands it runs with CLAUDECODE=1; `[limits] claude_code_max_chars`
-    overrides the size (a later Claude Code may change it)."""
-    if env.get("CLAUDECODE", "") in ("", "0"):
+    `[limits] claude_code_max_chars` / `codex_max_chars` override the sizes (a later release may
+    change them)."""
+    host = host_of(env)
+    if host is None:
         return None
-    value = (limits or {}).get("claude_code_max_chars", CLAUDE_CODE_LIMIT)
-    return value if isinstance(value, int) and value > 0 else CLAUDE_CODE_LIMIT
+    key, default = ("claude_code_max_chars", CLAUDE_CODE_LIMIT) if host == "claude" else \
+        ("codex_max_chars", CODEX_LIMIT)
+    value = (limits or {}).get(key, default)
+    return value if isinstance(value, int) and value > 0 else default
 
 
 def cut_line(text: str, limit: int = MAX_LINE) -> str:
@@ -148,8 +166,8 @@ class Fold:
             if number > shown + 1:
                 out.extend(self._gap(shown + 1, number - 1, hint))
             if self.middle_left_out and number == tail[0][0]:
-                out.append((f"[rtk: {self.middle_left_out:,} more lines naming errors or failures left out "
-                            "above]", self.marker_tag))
+                marker = f"[rtk: {self.middle_left_out:,} more lines naming errors or failures left out above]"
+                out.append((marker, self.marker_tag))
             out.append((cut_line(text), tag))
             shown = number
         out.append((hint or f"[rtk: output folded to {self.limit:,} chars, the host's limit; "

@@ -15,7 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from rtk.run.pipeline import Writer
+    from rtk.run.writer import Writer
 
 
 class BudgetedWriter:

@@ -20,9 +20,9 @@ from rtk.filters.base import FilterContext, Line, Stream, deque, recall_hint, st
 from rtk.recall import RawSpool
 from rtk.run.estimate import pieces
 from rtk.run.splitter import LineSplitter
-from rtk.run.writer import Writer, keep_colours
+from rtk.run.writer import Writer
 
-__all__ = ["Outcome", "OutputPipeline", "PassthroughPipeline", "Writer", "build_pipeline", "keep_colours"]
+__all__ = ["Outcome", "OutputPipeline", "PassthroughPipeline", "Writer", "build_pipeline"]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

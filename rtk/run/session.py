@@ -25,6 +25,7 @@ from rtk.run.pty_child import Spawned
 from rtk.run.signals import KILL_GRACE_SECONDS, SUSPEND, EarlySignals, forward_signal
 from rtk.run.terminal import Terminal
 
+FALLBACK_SECONDS = 20 * 86400  # poll(2) takes at most ~24 days in one wait
 ORPHAN_GRACE_SECONDS = 1.0
 SIZE_POLL_SECONDS = 0.2
 
@@ -40,6 +41,7 @@ class RunSession:
         self.signal_received: int | None = None  # the first signal passed on: the run is ending
         self.fds = {Stream(fd): source for fd, source in open_fds.items()}
         self.status = self._status_line(terminal, output.t0)
+        self.started = False  # trio's loop is running (_main was entered)
 
     def _status_line(self, terminal: Terminal, t0: float) -> progress.StatusLine | None:
         pipeline, fd = self.pipeline, terminal.status_fd
@@ -59,10 +61,13 @@ class RunSession:
         except BaseException as exc:  # noqa: BLE001 - whatever broke, the child's status decides
             if self.status is not None:
                 self.status.close()
-            self._stop_child()
-            if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
-                print(f"rtk: internal error ({type(exc).__name__}: {exc}); output may be incomplete",
-                      file=sys.stderr)
+            if not self.started and isinstance(exc, OSError):
+                self._read_without_trio()
+            else:
+                self._stop_child()
+                if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                    print(f"rtk: internal error ({type(exc).__name__}: {exc}); output may be incomplete",
+                          file=sys.stderr)
         finally:
             if self.status is not None:
                 self.status.close()
@@ -72,7 +77,17 @@ class RunSession:
         self.output.finish(status)
         return status
 
+    def _read_without_trio(self) -> None:
+        """trio could not start its loop here (Codex's sandbox refuses the socket options of its
+        wakeup socket): the child keeps running and is read to its end with poll(2), as a short
+        command is; the signal handlers installed before trio still pass signals on to it."""
+        from rtk.run import fast_finish
+
+        fds = {int(stream): fd for stream, fd in self.fds.items()}
+        fast_finish.drain(self.child, fds, self.output, [], budget=FALLBACK_SECONDS)
+
     async def _main(self) -> None:
+        self.started = True
         self.signalled = trio.Event()
         async with trio.open_nursery() as nursery:
             await nursery.start(self._relay_signals, nursery)

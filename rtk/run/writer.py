@@ -1,7 +1,5 @@
-"""Writing rtk's output: lines and bytes to fd 1 and 2 at once, as the child's are read.
-
-Its own module so the pipeline's rules stay readable; the pipeline re-exports `Writer`.
-"""
+"""Where a run's kept lines go: fd 1 and 2, written at once, with a reader that went away
+silenced quietly (EPIPE), and colours kept only on the terminals that asked for them."""
 from __future__ import annotations
 
 import errno

@@ -2,7 +2,7 @@
 start, what failed, the end, a marker per left-out run and the hint, within the limit."""
 from __future__ import annotations
 
-from rtk.filters.budget import CLAUDE_CODE_LIMIT, Fold, fit_to_budget, host_limit
+from rtk.filters.budget import CLAUDE_CODE_LIMIT, CODEX_LIMIT, Fold, fit_to_budget, host_limit, host_of
 from rtk.filters.content.outline import Outline
 
 
@@ -61,3 +61,13 @@ def test_only_claude_code_sets_a_limit() -> None:
     assert host_limit({}) is None and host_limit({"CLAUDECODE": "0"}) is None
     assert host_limit({"CLAUDECODE": "1"}) == CLAUDE_CODE_LIMIT == 30_000
     assert host_limit({"CLAUDECODE": "1"}, {"claude_code_max_chars": 50_000}) == 50_000
+
+
+def test_codex_is_known_by_the_variables_it_sets_and_gets_its_own_limit() -> None:
+    """Codex cuts every tool output at ~10,000 bytes (seen with 0.171: "Warning: truncated output")."""
+    for name in ("CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_PERMISSION_PROFILE"):
+        assert host_of({name: "x"}) == "codex"
+        assert host_limit({name: "x"}) == CODEX_LIMIT < 10_000
+    assert host_limit({"CODEX_THREAD_ID": "t"}, {"codex_max_chars": 20_000}) == 20_000
+    assert host_of({"CODEX_THREAD_ID": ""}) is None and host_of({}) is None
+    assert host_of({"CLAUDECODE": "1", "CODEX_THREAD_ID": "t"}) == "claude"
