@@ -22,6 +22,8 @@ from rtk.run.estimate import pieces
 from rtk.run.splitter import LineSplitter
 from rtk.run.writer import Writer
 
+__all__ = ["Outcome", "OutputPipeline", "PassthroughPipeline", "Writer", "build_pipeline"]
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -75,6 +77,8 @@ class OutputPipeline:
         self._raw_lines = 0
         self._emitted = 0
         self.filter_error: str | None = None
+        # a line too long to filter ended filtering: "raw" (all printed raw) or "ended" (see _pass_long)
+        self._through: str | None = None
         self._holding = True
         self._hold_deadline = None if hold_seconds is None else time.monotonic() + hold_seconds
         self._held_raw: list[Line] = []
@@ -89,7 +93,45 @@ class OutputPipeline:
         if self._on_raw is not None:
             self._on_raw(chunk)
         splitter = self._splitters[stream]
-        if self._feed_block is None or self._holding or self.filter_error is not None:
+        if len(chunk) + 1 < splitter.room and not splitter.passing:  # the common case: no long line
+            self._feed_text(chunk, stream, splitter)
+            return
+        for raw, data in splitter.parts(chunk):
+            if raw:
+                self._pass_long(data, stream)
+            else:
+                self._feed_text(data, stream, splitter)
+
+    def _pass_long(self, data: bytes, stream: Stream) -> None:
+        """A piece of a line too long to filter (over the splitter's cap): printed byte-identical,
+        after what came before, never held whole. Filtering ends there, so that nothing a filter
+        still holds comes out after it: a short output so far is printed raw (nothing elided),
+        else the filter closes early (its `finish`, as for a run that exits 0) and the rest of the
+        output passes through as after a filter crash, without the crash."""
+        self._stop_filtering()
+        self.writer.write_bytes(data, stream)
+        ends_open = getattr(self.writer, "ends_open", None)  # (a host budget's writer holds lines instead)
+        if ends_open is not None:
+            ends_open(stream, not data.endswith(b"\n"))
+        if data.endswith(b"\n"):
+            self._raw_lines += 1
+            self._emitted += 1
+
+    def _stop_filtering(self) -> None:
+        if self._through is not None or self.filter_error is not None:
+            return
+        if self._holding:
+            held, self._held_raw, self._held_out = self._held_raw, [], []
+            self._holding, self._through = False, "raw"
+            self._emitted = self._raw_lines
+            self.writer.write(held)
+            return
+        closing = self._closing(0)
+        self._through = "ended"
+        self._emit(closing)
+
+    def _feed_text(self, chunk: bytes, stream: Stream, splitter: LineSplitter) -> None:
+        if self._feed_block is None or self._holding or self.filter_error is not None or self._through:
             self._process(splitter.feed(chunk), stream)
             return
         body = splitter.take(chunk)
@@ -129,7 +171,7 @@ class OutputPipeline:
         out: list[Line] = []
         feed = self.filter.feed
         for line in lines:
-            if self.filter_error is not None:
+            if self.filter_error is not None or self._through:
                 out.append(Line(line, stream))
                 continue
             try:
@@ -172,7 +214,8 @@ class OutputPipeline:
         for stream in (Stream.STDOUT, Stream.STDERR):
             self.end_of_stream(stream)
         closing = self._closing(exit_code)
-        elided = self.filter_error is not None or bool(getattr(self.filter, "elided", False))
+        elided = self._through != "raw" and (
+            self.filter_error is not None or bool(getattr(self.filter, "elided", False)))
         if self._failure_unexplained(exit_code):
             closing = self._raw_tail(exit_code)
             elided = True
@@ -225,7 +268,7 @@ class OutputPipeline:
         return [Line(recall_hint(recall_id), Stream.STDOUT)] if elided and recall_id else []
 
     def _closing(self, exit_code: int) -> list[Line]:
-        if self.filter_error is not None:
+        if self.filter_error is not None or self._through is not None:
             return []
         try:
             return list(self.filter.finish(exit_code))
@@ -233,7 +276,7 @@ class OutputPipeline:
             return self._crashed(exc)
 
     def _failure_unexplained(self, exit_code: int) -> bool:
-        return (exit_code != 0 and not self._lossless and self.filter_error is None
+        return (exit_code != 0 and not self._lossless and self.filter_error is None and self._through is None
                 and not getattr(self.filter, "failure_seen", False) and self._emitted < self._raw_lines)
 
     def _raw_tail(self, exit_code: int) -> list[Line]:

@@ -22,7 +22,7 @@ from rtk.run.jobs import TERMINAL_STOPS, stop_signal
 from rtk.run.output import RunOutput
 from rtk.run.pipeline import HOLD_SECONDS, OutputPipeline
 from rtk.run.pty_child import Spawned
-from rtk.run.signals import FORWARDED, KILL_GRACE_SECONDS, SUSPEND, EarlySignals, forward_signal
+from rtk.run.signals import KILL_GRACE_SECONDS, SUSPEND, EarlySignals, forward_signal
 from rtk.run.terminal import Terminal
 
 FALLBACK_SECONDS = 20 * 86400  # poll(2) takes at most ~24 days in one wait
@@ -137,7 +137,7 @@ class RunSession:
 
     async def _relay_signals(self, nursery: trio.Nursery,
                              task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        wanted = (*FORWARDED, SUSPEND, signal.SIGWINCH, signal.SIGCHLD)
+        wanted = (*self.early.handled, signal.SIGWINCH, signal.SIGCHLD)  # an inherited SIG_IGN stays
         with trio.open_signal_receiver(*wanted) as receiver:
             task_status.started()
             self.spawned.sync_window_size(Stream.STDOUT)  # a resize while trio was loading
@@ -197,9 +197,10 @@ class RunSession:
             nursery.start_soon(self._kill_after_grace)
 
     async def _kill_after_grace(self) -> None:
-        """Whatever of the command is still running after the grace period is killed, group-wide."""
+        """What of the command still runs after the grace period is killed: the child and what
+        holds rtk's pipes or terminal (a job the command detached is left, as a shell leaves it)."""
         await trio.sleep(KILL_GRACE_SECONDS)
-        self.group.send(signal.SIGKILL)
+        self.group.kill_attached()
 
     async def _release_hold_later(self) -> None:
         await trio.sleep(HOLD_SECONDS)

@@ -61,6 +61,13 @@ class Writer:
         text = keep_colours(text) if fd in self.colour else strip_ansi(text)
         self.write_bytes(text.encode("utf-8", "replace"), stream)
 
+    def ends_open(self, stream: Stream, is_open: bool) -> None:
+        """Bytes written as they came left the stream's last line without (or with) its newline."""
+        if is_open:
+            self._open.add(int(stream))
+        else:
+            self._open.discard(int(stream))
+
     def write_bytes(self, data: bytes, stream: Stream) -> None:
         self.printed_bytes += len(data)
         if self._on_printed:
