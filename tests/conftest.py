@@ -9,6 +9,26 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+MAX_WORKERS = 8  # each worker collects the whole suite (~4 s of CPU): more stops paying off
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """The whole suite (plain `pytest`, or a directory) runs on one pytest-xdist worker per CPU,
+    grouped by `xdist_group` marks (`--dist loadgroup`); a file or a test id runs in this process,
+    which starts at once. `-n N` / `-n 0` on the command line, or xdist absent, decide otherwise.
+    Every test is hermetic (tmp_path, its own rtk data dir, no fixed ports or /tmp names), so the
+    order and the worker a test lands on do not matter."""
+    option = config.option
+    if getattr(option, "numprocesses", "absent") is not None or hasattr(config, "workerinput") \
+            or os.environ.get("PYTEST_XDIST_WORKER") or getattr(option, "usepdb", False):
+        return  # xdist not installed, -n given, a worker itself, or --pdb
+    targets = [arg for arg in config.args if not arg.startswith("-")]
+    if any("::" in arg or not os.path.isdir(arg) for arg in targets):
+        return
+    workers = min(len(os.sched_getaffinity(0)), MAX_WORKERS)
+    if workers > 1:
+        option.numprocesses, option.dist = workers, "loadgroup"
 
 
 @pytest.fixture(autouse=True)

@@ -20,30 +20,44 @@ class ConfigCliError(Exception):
 
 
 DEFAULT_FILE = """\
-# rtk configuration. Every value below is the default; uncomment to change.
+# rtk configuration. Every value below is the default; to change one, uncomment it and its
+# [section] line. The Rust rtk reads this file too: it refuses a [tracking], [filters] or [limits]
+# table that lacks its own keys, so keep those headers commented unless you set what it needs
+# (`rtk config` says what is missing).
 # Environment overrides: RTK_TRACK, RTK_RECALL, RTK_HOOK_AUDIT, RTK_DISABLED=1, NO_COLOR.
 
-[tracking]
+# [tracking]
 # enabled = true          # record each run's token savings for `rtk gain`
 # history_days = 90       # rows older than this are deleted
 
-[recall]
+# [recall]
 # enabled = true          # keep the raw output when a filter elides content (`rtk recall ID`)
 # max_entries = 200
 # max_bytes_per_entry = 67108864
 # retention_days = 14
 
-[hooks]
+# [hooks]
 # exclude_commands = []   # e.g. ["git push"]: hooks never rewrite these
+# transparent_prefixes = []  # e.g. ["direnv exec ."]: wrappers rewritten as `direnv exec . rtk git status`
 # audit = false           # log every hook decision to the data dir
 
-[filters]
+# [filters]
 # disabled = []           # e.g. ["git log"]: those commands run raw
 
-[limits]
+# [limits]
 # per-filter caps from the filter spec, e.g.
 # git_status_max_files = 40
 """
+# The tables the Rust rtk's config.toml reader (serde, src/core/config.rs) accepts only whole:
+# present without one of these keys, it rejects the whole file and runs on its defaults.
+RUST_REQUIRED = {
+    "tracking": ("enabled", "history_days"),
+    "display": ("colors", "emoji", "max_width"),
+    "filters": ("ignore_dirs", "ignore_files"),
+    "telemetry": ("enabled",),
+    "limits": ("grep_max_results", "grep_max_per_file", "status_max_files", "status_max_untracked",
+               "passthrough_max_chars"),
+}
 
 
 def run_config(show_path: bool, init_file: bool) -> str:
@@ -78,7 +92,7 @@ def render(cfg: config.Config) -> str:
         for key, value in keys.items():
             origin = cfg.sources.get(f"{section}.{key}", "default")
             lines.append(f"{key} = {toml_value(value)}  # {origin}")
-    lines += _ignored_lines(cfg)
+    lines += _ignored_lines(cfg) + _rust_unreadable_lines()
     if config.run_disabled():
         lines.append("\n# RTK_DISABLED is set: commands run raw")
     for var in ("RTK_CONFIG_DIR", "RTK_DB_PATH", "RTK_AUDIT_DIR", "NO_COLOR"):
@@ -96,6 +110,24 @@ def _ignored_lines(cfg: config.Config) -> list[str]:
         whose = "the Rust rtk's setting" if key in config.RUST_ONLY_KEYS else "unknown key"
         lines.append(f"#   {key}  ({whose})")
     return lines
+
+
+def _rust_unreadable_lines() -> list[str]:
+    """Tables the Rust rtk would refuse (it then ignores the whole file, its own keys included)."""
+    from rtk.config import _parse
+
+    try:
+        text = paths.config_file().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    parsed = _parse(text, paths.config_path(), []) or {}
+    missing = [f"[{table}] lacks {', '.join(absent)}" for table, keys in RUST_REQUIRED.items()
+               if isinstance(parsed.get(table), dict)
+               and (absent := [key for key in keys if key not in parsed[table]])]
+    if not missing:
+        return []
+    return ["\n# the Rust rtk, if you use it, cannot read this file (it then runs on its defaults): "
+            + "; ".join(missing)]
 
 
 def toml_value(value: Any) -> str:

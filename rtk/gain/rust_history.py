@@ -9,6 +9,7 @@ every `rtk gain` view runs the same SQL on it. Its token counts are the Rust rtk
 """
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import sqlite3
@@ -47,6 +48,7 @@ def open_read_only(path: Path) -> sqlite3.Connection:
     try:
         have = {row[1] for row in conn.execute(f"PRAGMA table_info('{shared_file.RUST_TABLE}')")}
         conn.create_function("rtk_command_key", 1, _command_key, deterministic=True)
+        conn.create_function("rtk_project", 1, _project, deterministic=True)
         conn.execute(f"CREATE TEMP VIEW runs AS SELECT {_select(have)} FROM main.{shared_file.RUST_TABLE}")
     except sqlite3.Error:
         conn.close()
@@ -63,8 +65,14 @@ def _select(have: set[str]) -> str:
         "rtk_command_key(original_cmd) AS command_key", "rtk_cmd AS filter", "input_tokens AS raw_tokens",
         "output_tokens AS printed_tokens", "saved_tokens", "NULL AS raw_bytes", "NULL AS printed_bytes",
         "NULL AS exit_code", f"COALESCE({column('exec_time_ms', '0')}, 0) AS wall_ms",
-        f"COALESCE({column('project_path', chr(39) * 2)}, '') AS project", f"'{COUNTER}' AS counter",
+        f"rtk_project({column('project_path', 'NULL')}) AS project", f"'{COUNTER}' AS counter",
         "NULL AS recall_id", "NULL AS filter_error", "'run' AS via", "NULL AS baseline_tokens"])
+
+
+@functools.lru_cache(maxsize=256)
+def _project(path: object) -> str:
+    """The Rust rtk records the working directory; ours the git toplevel above it (`--project`)."""
+    return tracking.project_root(path) if isinstance(path, str) and path else ""
 
 
 def _command_key(command: object) -> str:

@@ -118,7 +118,7 @@ def own_path(path: Path | None = None) -> Path:
     """The file our runs go to: `path` (default: the configured one) unless it is the Rust rtk's."""
     from rtk.track import shared_file
 
-    return shared_file.resolve(path or paths.db_path())
+    return shared_file.resolve(path or paths.db_path(), migrate, log_error)
 
 
 def _open(path: Path) -> sqlite3.Connection:

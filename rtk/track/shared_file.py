@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
@@ -21,6 +22,8 @@ from rtk import paths
 BASE_COLUMNS = frozenset({"timestamp", "command", "command_key", "filter", "raw_tokens", "printed_tokens",
                           "saved_tokens", "exit_code", "project"})
 RUST_TABLE = "commands"
+Migrate = Callable[[sqlite3.Connection], None]  # history.migrate: our schema, passed in (no cycle)
+Log = Callable[[str], None]                       # history.log_error
 
 
 def ro_uri(path: Path | str) -> str:
@@ -50,8 +53,8 @@ def kind(found: dict[str, set[str]] | None) -> str:
     if not found:
         return "new"
     has_ours = BASE_COLUMNS <= found.get("runs", set())
-    if has_ours:
-        return "ours" if set(found) == {"runs"} else "shared"
+    if has_ours:  # tables a later migration of ours adds are ours too: only the Rust rtk's make it shared
+        return "shared" if RUST_TABLE in found else "ours"
     return "rust" if RUST_TABLE in found else "other"
 
 
@@ -59,43 +62,41 @@ def sibling(path: Path) -> Path:
     return path.with_name(f"{path.stem}-rtk-python{path.suffix or '.db'}")
 
 
-def resolve(path: Path) -> Path:
+def resolve(path: Path, migrate: Migrate, log: Log) -> Path:
     """The file our runs go to, given the one configured; adopts a history of ours left at the
     shared place on the way. Never raises: problems surface when the file is opened."""
     try:
         if str(path) == paths.default_db_path_str():
             if not path.exists():
-                adopt(path, Path(paths.shared_db_path_str()))
+                adopt(path, Path(paths.shared_db_path_str()), migrate, log)
             return path
         found = kind(tables(path))
         if found in ("rust", "shared", "other"):
             target = sibling(path)
             if found == "shared" and not target.exists():
-                adopt(target, path)
+                adopt(target, path, migrate, log)
             return target
     except OSError:
         pass
     return path
 
 
-def adopt(target: Path, old: Path) -> bool:
+def adopt(target: Path, old: Path, migrate: Migrate, log: Log) -> bool:
     """Copy our runs from `old` into a new `target` (atomically: built aside, then linked so a
     racing process cannot overwrite it). `old` is deleted only when it held our tables alone."""
     found = kind(tables(old))
     if found not in ("ours", "shared"):
         return False
-    from rtk.track import history
-
     paths.private_dir(target.parent)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.adopting")
     tmp.unlink(missing_ok=True)
     try:
-        _copy_runs(tmp, old)
+        _copy_runs(tmp, old, migrate)
         os.link(tmp, target)
     except FileExistsError:
         return False  # another rtk adopted it first
     except (sqlite3.Error, OSError) as exc:
-        history.log_error(f"{old}: the history of rtk (Python) there could not be moved to {target} "
+        log(f"{old}: the history of rtk (Python) there could not be moved to {target} "
                           f"({exc}); it is left in place")
         return False
     finally:
@@ -106,13 +107,11 @@ def adopt(target: Path, old: Path) -> bool:
     return True
 
 
-def _copy_runs(tmp: Path, old: Path) -> None:
-    from rtk.track import history
-
+def _copy_runs(tmp: Path, old: Path, migrate: Migrate) -> None:
     os.close(paths.open_private(tmp, os.O_WRONLY))
     conn = sqlite3.connect(f"file:{quote(str(tmp))}", uri=True, isolation_level=None)
     try:
-        history.migrate(conn)
+        migrate(conn)
         conn.execute("ATTACH DATABASE ? AS old", (ro_uri(old),))
         ours = {row[1] for row in conn.execute("PRAGMA main.table_info('runs')")}
         theirs = {row[1] for row in conn.execute("PRAGMA old.table_info('runs')")}

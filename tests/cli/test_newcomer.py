@@ -20,6 +20,7 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.xdist_group("newcomer")  # one worker builds the distributions once, for all
 EXPECTED_VERBS = {"run", "proxy", "hook", "rewrite", "pipe", "filters", "recall", "config", "gain", "init",
                   "hook-audit", "discover"}
 USAGE_ERRORS = (["--bogus"], ["-x"], ["hook"], ["run"], ["proxy"], ["gain", "--bogus"], ["run", "--filter", "nope", "--", "ls"],
@@ -52,6 +53,18 @@ def test_twine_check_passes(dists: dict[str, Path]) -> None:
 def test_the_distribution_is_named_to_be_published(dists: dict[str, Path]) -> None:
     assert dists["wheel"].name.startswith("rtk_python-1.")
     assert dists["sdist"].name.startswith("rtk_python-1.")
+
+
+def test_the_sdist_carries_what_the_readme_links_to(dists: dict[str, Path]) -> None:
+    import re
+    import tarfile
+
+    with tarfile.open(dists["sdist"]) as sdist:
+        names = set(sdist.getnames())
+    root = dists["sdist"].name.removesuffix(".tar.gz")
+    links = set(re.findall(r"\]\(((?!https?:|#)[^)#]+)", (ROOT / "README.md").read_text()))
+    assert "docs/gain-json.md" in links
+    assert {link for link in links if f"{root}/{link}" not in names} == set()
 
 
 def _fresh_venv(where: Path, dist: Path) -> Path:

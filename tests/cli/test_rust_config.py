@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from rtk import config, paths
 from rtk.cli.config import config_cmd
-from tests.conftest import rtk_executable
+from tests.conftest import rtk_executable, rust_rtk
 
 RUST_CONFIG = Path(__file__).parent.parent / "track" / "data" / "rust_rtk_config.toml"
 
@@ -63,3 +63,27 @@ def test_a_wrong_value_for_a_key_we_read_is_still_said() -> None:
     install('\n[recall]\nenabled = "yes"\n')
     problems = config.load(report=False).problems
     assert len(problems) == 1 and "'recall.enabled' expects true or false" in problems[0]
+
+
+def test_the_file_rtk_config_init_writes_leaves_the_rust_rtk_able_to_read_it(tmp_path: Path) -> None:
+    import tomllib
+
+    from rtk.cli.config import DEFAULT_FILE, RUST_REQUIRED
+
+    assert not set(tomllib.loads(DEFAULT_FILE)) & set(RUST_REQUIRED)  # no table it would refuse
+    assert CliRunner().invoke(config_cmd, ["--init"]).exit_code == 0
+    rust = rust_rtk()
+    if rust is not None:  # the real reader, when the Rust rtk is installed (CI: .ci/rust-rtk)
+        shown = subprocess.run([str(rust), "config"], capture_output=True, text=True, check=False, timeout=60,
+                               stdin=subprocess.DEVNULL, cwd=tmp_path)
+        assert "missing field" not in shown.stdout + shown.stderr
+
+
+def test_rtk_config_says_when_a_table_would_make_the_rust_rtk_ignore_the_file() -> None:
+    target = paths.config_file()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text('[filters]\ndisabled = ["git log"]\n')
+    out = CliRunner().invoke(config_cmd, []).stdout
+    assert "the Rust rtk, if you use it, cannot read this file" in out and "[filters] lacks ignore_dirs" in out
+    install()
+    assert "cannot read this file" not in CliRunner().invoke(config_cmd, []).stdout

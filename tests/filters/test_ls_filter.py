@@ -47,6 +47,13 @@ def test_long_listing_groups_directories_and_drops_dots_and_total() -> None:
     assert out == ["dirs: docs src", "a.py 61"]
 
 
+def test_a_long_listing_is_an_elision_so_the_recall_hint_follows_and_a_plain_one_is_not() -> None:
+    long, _ = run("ls -la", ["total 4", "-rw-r--r-- 1 root root 61 Jan  1  1970 a.py"])
+    assert long.elided  # modes, owners and times left out: the runner keeps the raw and prints the hint
+    plain, out = run("ls", ["a.py", "b.py"])
+    assert not plain.elided and out == ["a.py b.py"]  # every name kept
+
+
 def test_sorted_by_time_keeps_the_order() -> None:
     _, out = run("ls -lt", ["drwxr-xr-x 2 root root 4096 Dec  1 13:55 new",
                             "-rw-r--r-- 1 root root 61 Jan  1  1970 old.py"])

@@ -151,3 +151,19 @@ def test_an_unreadable_rust_history_is_one_note_not_a_failure() -> None:
     conn.close()
     result = CliRunner().invoke(gain, [])
     assert result.exit_code == 0 and "could not be read" in result.stdout
+
+
+def test_project_scope_takes_the_rust_runs_made_below_the_projects_toplevel(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    (project / "src").mkdir()
+    shared = rust_history(Path(paths.shared_db_path_str()))
+    conn = sqlite3.connect(shared)
+    conn.execute("UPDATE commands SET project_path = ? WHERE id = 1", (str(project / "src"),))
+    conn.execute("UPDATE commands SET project_path = ? WHERE id = 2", (str(project),))
+    conn.commit()
+    conn.close()
+    record(make_run(1))
+    monkeypatch.chdir(project / "src")
+    assert gain_json("--project")["rust_rtk"]["summary"]["runs"] == 2

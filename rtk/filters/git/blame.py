@@ -37,6 +37,7 @@ class BlameFilter(BaseFilter):
             self.commit = None
             self.failure_seen = self.failure_seen or text.startswith(("fatal: ", "error: ", "usage: "))
             return (Line(line, stream),)
+        self.elided = True  # the time of day and the zone: the raw blame is kept, the hint says how to get it
         header = " ".join(p for p in (m["sha"], m["file"], m["author"].strip(), m["date"]) if p)
         row = Line(f"{m['line']}) {m['text']}", stream)
         if header == self.commit:

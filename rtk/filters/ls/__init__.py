@@ -3,7 +3,7 @@
 Long formats (`-l`, `-la`, `-lh`, `-lR`) keep each entry's name, a `/` for directories, `*` for
 executables, the size of files, and the target of symlinks; permissions, link counts, owners,
 groups and dates go (dates stay with `-t`, whose order depends on them), and so do `total` lines
-and the `.`/`..` entries. Plain and `-R` listings keep every name and every `dir:` header.
+and the `.`/`..` entries: the raw listing is kept, and the recall hint says how to get it back. Plain and `-R` listings keep every name and every `dir:` header.
 Directories of node_modules size keep their first and last entries with a count of the middle.
 Errors (`ls: cannot access ...`) are printed verbatim. Options rtk does not know pass through.
 """

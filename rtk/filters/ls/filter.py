@@ -44,7 +44,9 @@ class LsFilter(BaseFilter):
         entry = parse_long(text)
         if entry is None:
             self.section.add(True, text)
-        elif entry.name not in (".", ".."):
+            return NOTHING
+        self.elided = True  # modes, owners and times (some of them) left out: the recall hint says so
+        if entry.name not in (".", ".."):
             grouped = entry.kind == "d" and not self.options.keep_order  # on the `dirs:` line
             self.section.add(grouped, entry.name if grouped else entry.render())
         return NOTHING
