@@ -32,7 +32,7 @@ from rtk.filters.pytest.ids import IdResolver
 from rtk.filters.pytest.internal import InternalError
 from rtk.filters.pytest.linemode import LineMode
 from rtk.filters.pytest.plugins import PluginTables
-from rtk.filters.pytest.printed import Printed, leading_results
+from rtk.filters.pytest.printed import VERBOSE_PRINT_RE, Printed, asks_output, leading_results
 from rtk.filters.pytest.progress_block import passing_progress
 from rtk.filters.pytest.report import Reporter
 from rtk.filters.pytest.setupshow import SETUP_FIRST, SetupShow
@@ -65,7 +65,7 @@ class PytestFilter(BaseFilter):
         self._warnings = WarningTally()
         self._skips = SkipGroups()
         self._stray = 0
-        self._printed = Printed()
+        self._printed = Printed(asks_output(self.ctx.argv))
         self._setup = SetupShow()
         self._dropped: Counter[str] = Counter()
         self._drop_what = ""
@@ -169,7 +169,8 @@ class PytestFilter(BaseFilter):
         if line[:1] in SETUP_FIRST and not self._keep_all and SetupShow.matches(line.rstrip()):
             self._handler = self._run
             return self._run(line, stream)
-        if (m := leading_results(line)) is not None and "." in m.group(1):  # -s: `...printed`
+        if ((m := leading_results(line)) is not None and "." in m[0]  # -s: `...printed`, `t.py::test_a printed`
+                or self._printed.asked and VERBOSE_PRINT_RE.match(line) is not None):
             self._handler = self._run
             return self._stray_line(line.rstrip(), stream)
         if self._collected is not None and self._collected.is_nodeid(line.rstrip()):
