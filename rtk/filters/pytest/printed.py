@@ -70,9 +70,9 @@ class Printed:
             self.add(m.group(2), owner=m.group(1))
             return []
         out: list[str] = []
-        if not counts.verbose and (m := leading_results(line)) is not None:
-            out = self.result(m[0][0])
-            line = m[1]
+        if not counts.verbose and (lead := leading_results(line)) is not None:
+            out = self.result(lead[0][0])
+            line = lead[1]
         self.add(line)
         return out
 
