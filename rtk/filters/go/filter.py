@@ -36,8 +36,8 @@ class GoFilter(BaseFilter):
         self._stream = stream
         if (kept := self._race.feed(text)) is not None:
             self.failure_seen = self.failure_seen or text == "WARNING: DATA RACE"
-            out = [shown for k in kept for shown in self._line(k, whole=True)]
-            return [Line(t, stream) for t in out] if out else _NOTHING
+            race = [shown for k in kept for shown in self._line(k, whole=True)]
+            return [Line(t, stream) for t in race] if race else _NOTHING
         out = self._trace_line(text) if self._trace is not None else None
         if out is None:
             out = self._embedded.feed(text)
@@ -126,7 +126,7 @@ class GoFilter(BaseFilter):
         return []
 
     def _package(self, text: str) -> list[str] | None:
-        if (ok := gl.PKG_OK.match(text)) is not None:
+        if gl.PKG_OK.match(text) is not None:
             self._packages["ok"] += 1
             return [*self._end_package(), text]  # `ok  pkg 0.01s`: which package passed, how long it took
         if gl.PKG_NO_TESTS.match(text):
