@@ -80,7 +80,11 @@ class OutputPipeline:
         # a line too long to filter ended filtering: "raw" (all printed raw) or "ended" (see _pass_long)
         self._through: str | None = None
         self._holding = True
-        self._hold_deadline = None if hold_seconds is None else time.monotonic() + hold_seconds
+        # the hold's clock starts with the first line: a command slow to start (pytest importing a
+        # conftest for 2 s on a loaded machine) still prints a short output at once, so it is held
+        # and the smaller of raw and filtered is printed (issue 34: +35 bytes when it started at launch)
+        self._hold_seconds = hold_seconds
+        self._hold_deadline: float | None = None
         self._held_raw: list[Line] = []
         self._held_out: list[Line] = []
         self._open_raw_end = -1  # len(_held_raw) when its last line ended the output without a newline
@@ -185,7 +189,12 @@ class OutputPipeline:
             self.release_hold()
 
     def _deadline_passed(self) -> bool:
-        return self._hold_deadline is not None and time.monotonic() >= self._hold_deadline
+        if self._hold_seconds is None:
+            return False
+        now = time.monotonic()
+        if self._hold_deadline is None:  # the first lines just arrived
+            self._hold_deadline = now + self._hold_seconds
+        return now >= self._hold_deadline
 
     def release_hold(self) -> None:
         """Stop holding back: the output is long (or slow), so stream from now on."""

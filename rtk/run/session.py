@@ -89,6 +89,7 @@ class RunSession:
     async def _main(self) -> None:
         self.started = True
         self.signalled = trio.Event()
+        self.first_output = trio.Event()
         async with trio.open_nursery() as nursery:
             await nursery.start(self._relay_signals, nursery)
             nursery.start_soon(self._release_hold_later)
@@ -122,6 +123,7 @@ class RunSession:
         try:
             while chunk := await _receive(fd):
                 self.output.feed(chunk, stream)
+                self.first_output.set()
                 if self.output.reader_gone(stream):
                     break  # closing our end lets the child meet its own SIGPIPE, as in a shell
         finally:
@@ -203,6 +205,11 @@ class RunSession:
         self.group.kill_attached()
 
     async def _release_hold_later(self) -> None:
+        """A slow output streams HOLD_SECONDS after its first bytes, not after the launch: a command
+        slow to start (pytest importing a failing conftest on a loaded machine) still prints its
+        short output held, as the smaller of raw and filtered (issue 34: it had printed 35 bytes
+        more than raw, the hold given up before the first line came)."""
+        await self.first_output.wait()
         await trio.sleep(HOLD_SECONDS)
         self.pipeline.release_hold()
 
