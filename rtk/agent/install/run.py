@@ -188,7 +188,25 @@ def plan(agent: Agent, root: Path, opts: Options, program: str) -> list[Change]:
     changes = _hook_changes(agent, path, f"{program} hook {agent.name}", opts.uninstall)
     if agent.name == "claude":
         changes += _awareness_changes(path.parent, opts.uninstall)
+    if agent.name == "codex":
+        changes += _codex_twin_changes(path.parent, opts.uninstall)
     return changes
+
+
+def _codex_twin_changes(codex_home: Path, uninstall: bool) -> list[Change]:
+    """rtk's own rules file beside the user's: the rtk form of each of their allow rules."""
+    from rtk.agent.install.codex import twins_path, twins_text
+
+    path = twins_path(codex_home)
+    old = read_bytes(path)
+    text = None if uninstall else twins_text(codex_home)
+    new = text.encode("utf-8") if text is not None else None
+    if old is None and new is None:
+        return []
+    count = text.count("prefix_rule(") if text else 0
+    what = (f"{count} rtk-form twin{'s' if count != 1 else ''} of your Codex allow rules "
+            "(Codex checks its rules on the rewritten command)") if count else "rtk's Codex rule twins"
+    return [Change("codex", path, old, new, what)]
 
 
 def _hook_changes(agent: Agent, path: Path, command: str, uninstall: bool) -> list[Change]:
