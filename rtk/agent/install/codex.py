@@ -28,11 +28,11 @@ def twins_path(codex_home: Path) -> Path:
 def twins_text(codex_home: Path) -> str | None:
     """The twins file's text for the allow rules under `codex_home/rules`, None when there are none."""
     words = shlex.split(program.name(login_shell=True))
-    patterns: list[list[object]] = []
+    patterns: list[list[str | list[str]]] = []
     for source in _rule_sources(codex_home / "rules"):
         for decision, _, positions in _rules_of(source):
             if decision == "allow" and not _is_rtk(positions):
-                pattern = [*words, *(sorted(p)[0] if len(p) == 1 else sorted(p) for p in positions)]
+                pattern: list[str | list[str]] = [*words, *(min(p) if len(p) == 1 else sorted(p) for p in positions)]
                 if pattern not in patterns:
                     patterns.append(pattern)
     if not patterns:
