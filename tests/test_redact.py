@@ -87,7 +87,7 @@ def test_history_and_recall_metadata_hold_no_secret(tmp_path: Path, hermetic_rtk
             f"https://me:{SECRET}@example.com/"]
     result = subprocess.run([*rtk_executable(), *argv], capture_output=True, env=env, timeout=60, check=False)
     assert result.returncode == 1
-    db = paths.db_path()  # our own file (history.db beside it is the Rust rtk's)
+    db = Path(paths.db_path_str())  # our own file, beside where the Rust rtk keeps its history
     with sqlite3.connect(db) as conn:
         commands = [row[0] for row in conn.execute("SELECT command FROM runs")]
     assert commands and all(SECRET not in c for c in commands) and "Bearer ***" in commands[0]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from rtk.agent import patterns, rule_files
+from rtk.agent import inner, patterns, rule_files
 
 TYPE_CHECKING = False  # no `typing` or `re` at start-up: this runs before every agent command
 if TYPE_CHECKING:
@@ -44,6 +44,17 @@ class Rule:
             return False
         return self.pattern.test(seg.joined()) and self.pattern.test(seg.text)
 
+    def covers_completions(self, seg: Segment) -> bool:
+        """Allow, for a command another one starts (`find -exec grep {} +`, `xargs wc -l`): when
+        its words are uncertain only past a known start, a prefix rule within that start covers
+        every completion."""
+        if seg.literal:
+            return self.covers(seg)
+        head = self.pattern.head
+        if self.pattern.kind == "everything":
+            return True
+        return self.pattern.kind == "prefix" and bool(head) and seg.known.startswith(head + " ")
+
     def blocks(self, seg: Segment) -> bool:
         """Deny or ask: any reading matches, case-folded; for a non-literal command, any command
         starting with the certain text could match."""
@@ -68,6 +79,12 @@ class ArgvRule(Rule):
 
     def covers(self, seg: Segment) -> bool:
         return seg.literal and self._argv_match(seg.words)
+
+    def covers_completions(self, seg: Segment) -> bool:
+        if seg.literal:
+            return self.covers(seg)
+        known = seg.words[:seg.certain.index(False)]
+        return len(known) >= len(self.positions) and self._argv_match(known)
 
     def blocks(self, seg: Segment) -> bool:
         if seg.literal:
@@ -94,14 +111,18 @@ class Rules:
         return bool(self.allow or self.ask or self.deny)
 
     def verdict(self, segments: Iterable[Segment]) -> tuple[str, str]:
-        """(DENY|ASK|ALLOW|DEFAULT, one line saying why)."""
+        """(DENY|ASK|ALLOW|DEFAULT, one line saying why). Deny and ask rules also see what each
+        segment runs (`inner.readings`: git without its global options, find's -exec, xargs,
+        trap strings, wrappers); allow rules must also cover what it starts."""
         segs = [seg for seg in segments if seg.words]
-        for kind, rules in ((DENY, self.deny), (ASK, self.ask)):
-            for seg in segs:
-                if rule := next((r for r in rules if r.blocks(seg)), None):
-                    return kind, f"{kind} rule {rule.text} matches `{seg.text}`"
         if not self:
             return DEFAULT, "no permission rules"
+        extra = inner.readings(segs)
+        blocking = segs + [seg for seg, _ in extra]
+        for kind, rules in ((DENY, self.deny), (ASK, self.ask)):
+            for seg in blocking:
+                if rule := next((r for r in rules if r.blocks(seg)), None):
+                    return kind, f"{kind} rule {rule.text} matches `{seg.text}`"
         if not self.allow:
             return DEFAULT, "no allow rules"
         for seg in segs:
@@ -109,6 +130,9 @@ class Rules:
                 return DEFAULT, f"`{seg.text}` has words rtk cannot attest"
             if not any(rule.covers(seg) for rule in self.allow):
                 return DEFAULT, f"no allow rule covers `{seg.text}`"
+        for seg in (seg for seg, needs_allow in extra if needs_allow):
+            if not any(rule.covers_completions(seg) for rule in self.allow):
+                return DEFAULT, f"no allow rule covers `{seg.text}` (a command it runs)"
         return (ALLOW, "allow rules cover every segment") if segs else (DEFAULT, "no segments")
 
     def merged(self, other: Rules) -> Rules:

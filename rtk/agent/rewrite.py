@@ -3,6 +3,9 @@
 Decisions are made on the lexer's words; the only change ever made to the text is `rtk `
 spliced in front of a simple command (after its env assignments and transparent wrappers).
 Standard library only: this runs before every agent command.
+
+Background jobs stay rewritten (`nohup X &`, `X &`): rtk keeps inherited SIG_IGN (nohup's SIGHUP)
+for itself and X, and leaves what X detached running (run/signals.py, run/jobs.py; issue 35).
 """
 from __future__ import annotations
 

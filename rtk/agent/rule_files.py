@@ -90,13 +90,13 @@ def codex_rules(directory: str) -> list[tuple[str, str, tuple[frozenset[str], ..
         try:
             with open(path, encoding="utf-8") as f:
                 source = f.read()
-            found += [(d, f"prefix_rule in {path}: {t}", p) for d, t, p in _starlark_rules(source)]
+            found += [(d, f"prefix_rule in {path}: {t}", p) for d, t, p in starlark_rules(source)]
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             warn(f"skipping malformed {path}: {exc}")
     return found
 
 
-def _starlark_rules(source: str) -> Iterator[tuple[str, str, tuple[frozenset[str], ...]]]:
+def starlark_rules(source: str) -> Iterator[tuple[str, str, tuple[frozenset[str], ...]]]:
     """The `prefix_rule` calls of a Codex rules file (Starlark's literal subset: strings, lists,
     keyword arguments). An unreadable call raises ValueError: the whole file is then skipped,
     since a half-read deny list is worse than a reported broken one."""

@@ -23,14 +23,16 @@ class Segment:
     assignments and transparent wrappers; `literal`: every word is what bash passes; `known`: the
     text certain before the first uncertain character (the whole command when literal); `text`:
     the source with redirections cut out, trimmed; `text_start`: the offset in `text` where the
-    command word starts; `redirected`: the command has redirections."""
+    command word starts; `redirected`: the command has redirections; `certain`: per word, whether
+    bash passes exactly that value (all True when `literal`)."""
 
-    __slots__ = ("known", "literal", "redirected", "start", "text", "text_start", "words")
+    __slots__ = ("certain", "known", "literal", "redirected", "start", "text", "text_start", "words")
 
     def __init__(self, words: tuple[str, ...], start: int, literal: bool, known: str, text: str,
-                 text_start: int, redirected: bool = False) -> None:
+                 text_start: int, redirected: bool = False, certain: tuple[bool, ...] | None = None) -> None:
         self.words, self.start, self.literal, self.known = words, start, literal, known
         self.text, self.text_start, self.redirected = text, text_start, redirected
+        self.certain = (literal,) * len(words) if certain is None else certain
 
     def __repr__(self) -> str:
         return f"Segment({self.words!r}, start={self.start}, literal={self.literal})"
@@ -71,7 +73,7 @@ def of_command(cmd: Command, source: str, start: int | None) -> Segment:
     text, offsets = _text_without_redirects(cmd, source)
     text_start = offsets.get(words[first].start, 0) if first < len(words) else len(text)
     return Segment(tuple(w.value for w in words), first, literal, known, text, text_start,
-                   bool(cmd.redirects))
+                   bool(cmd.redirects), tuple(w.literal for w in words))
 
 
 def of_words(words: list[str], start: int = 0) -> Segment:
@@ -79,6 +81,18 @@ def of_words(words: list[str], start: int = 0) -> Segment:
     text = " ".join(words)
     at = len(" ".join(words[:start])) + (1 if start else 0)
     return Segment(tuple(words), start, True, text, text, min(at, len(text)))
+
+
+def derived(words: tuple[str, ...], certain: tuple[bool, ...]) -> Segment:
+    """A command another one runs (`find -exec`, `xargs`, git without its global options), as a
+    segment of its own: the text is the words joined; an uncertain word ends what is known."""
+    literal = all(certain)
+    if literal:
+        known = " ".join(words)
+    else:
+        cut = certain.index(False)
+        known = " ".join(words[:cut]) + (" " if cut else "")
+    return Segment(words, 0, literal, known, " ".join(words), 0, False, certain)
 
 
 def _known(words: list[Word]) -> str:

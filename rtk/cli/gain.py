@@ -121,6 +121,7 @@ def _problem_line(exc: tracking.TrackingError) -> str:
 
 def _notes(report: Report) -> list[str]:
     from rtk import config
+    from rtk.agent.install.stale import install_note
 
     notes = []
     estimated = report.data.get("summary", {}).get("estimated_runs", 0)
@@ -132,6 +133,8 @@ def _notes(report: Report) -> list[str]:
         notes.append(f"{sum(e.count for e in errors):,} runs could not be recorded; see rtk gain --failures")
     if not config.load().tracking_enabled:
         notes.append("tracking is off (RTK_TRACK=0 or [tracking] enabled = false): new runs are not recorded")
+    if stale := install_note():
+        notes.append(stale)
     return notes
 
 

@@ -6,26 +6,28 @@ from pathlib import Path
 
 import click
 
-from rtk.agent.install import AGENTS, InstallError, Options, run_init, show
+from rtk.agent.install import ALL_AGENTS, InstallError, Options, run_init, show
 
 
 @click.command(name="init", epilog="""\b
 Examples:
   rtk init -g                      # Claude Code, for every project
   rtk init -g --cursor --codex     # more agents (same as --agent cursor --agent codex)
+  rtk init -g --agent opencode     # OpenCode: a plugin in ~/.config/opencode/plugins/
   rtk init --show                  # what is installed where
   rtk init -g --uninstall --dry-run
 \b
 Exit codes: 0 done; 1 a settings file could not be read or written (one line says which);
 2 usage error.""")
 @click.option("-g", "--global", "global_", is_flag=True, help="install in your home directory (all projects)")
-@click.option("--agent", "agents", multiple=True, type=click.Choice(list(AGENTS)),
+@click.option("--agent", "agents", multiple=True, type=click.Choice(list(ALL_AGENTS)),
               help="agent to hook (repeatable; default claude)")
 @click.option("--claude", "shortcuts", flag_value="claude", multiple=True, help="same as --agent claude")
 @click.option("--cursor", "shortcuts", flag_value="cursor", multiple=True, help="same as --agent cursor")
 @click.option("--codex", "shortcuts", flag_value="codex", multiple=True, help="same as --agent codex")
 @click.option("--gemini", "shortcuts", flag_value="gemini", multiple=True, help="same as --agent gemini")
 @click.option("--copilot", "shortcuts", flag_value="copilot", multiple=True, help="same as --agent copilot")
+@click.option("--opencode", "shortcuts", flag_value="opencode", multiple=True, help="same as --agent opencode")
 @click.option("--uninstall", is_flag=True, help="take rtk's hook out again, keep everything else")
 @click.option("--dry-run", is_flag=True, help="print what would change (a diff per file), write nothing")
 @click.option("--show", "show_only", is_flag=True, help="what is installed where, one line per agent")

@@ -1,4 +1,5 @@
-"""The host's own cut: whatever rtk prints under Claude Code must fit in 30,000 characters.
+"""The host's own cut: whatever rtk prints under Claude Code must fit in 30,000 characters,
+under Codex in ~10,000 bytes (Codex keeps the start and end of a longer output, cutting the middle).
 
 Claude Code shows the model only a ~2 KB preview of a tool output over 30,000 chars
 (spec/post-path.md), so a filtered output past that size is worth no more than no rtk at all.
@@ -34,6 +35,7 @@ CLAUDE_CODE_LIMIT = 30_000  # chars: over it Claude Code shows a ~2 KB preview i
 HEAD_SHARE, TAIL_SHARE, MIDDLE_SHARE = 0.35, 0.35, 0.30  # of the room left after the reserve
 RESERVE = 600  # chars kept for the markers and the hint
 MAX_LINE = 1_000  # a kept line longer than this is cut, with a count (one minified line is not a summary)
+OUTLINE_SHARE = 0.25  # of the limit, at most, for the outlines of the left-out runs
 MIDDLE_MARKERS = 40  # past this many separate runs of kept middle lines, no more middle lines are kept
 WHAT_FAILED = LazyPattern(
     r"(?i)\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|fatal|panic(?:ked)?|exception|traceback|assert\w*|"
@@ -42,15 +44,32 @@ WHAT_FAILED = LazyPattern(
     r"|^E\s|^\s*(?:-->|at )\S|\S\.\w{1,5}:\d+(?::\d+)?\b|\(\d+,\d+\):")
 
 
+CODEX_LIMIT = 9_000  # chars: Codex cuts every tool output at ~10,000 bytes (~2,500 tokens), middle out
+CODEX_MARKS = ("CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_PERMISSION_PROFILE")
+
+
+def host_of(env: Mapping[str, str]) -> str | None:
+    """The agent host running this command, by the variables it sets in its commands' environment:
+    Claude Code CLAUDECODE=1, Codex CODEX_THREAD_ID and its sandbox's CODEX_* (seen with 0.171)."""
+    if env.get("CLAUDECODE", "").strip().lower() not in ("", "0", "false", "no", "off"):
+        return "claude"
+    if any(env.get(name) for name in CODEX_MARKS):
+        return "codex"
+    return None
+
+
 def host_limit(env: Mapping[str, str], limits: Mapping[str, int] | None = None) -> int | None:
     """The char limit of the host reading this run's output, or None when it cuts nothing.
 
-    Claude Code marks the commands it runs with CLAUDECODE=1; `[limits] claude_code_max_chars`
-    overrides the size (a later Claude Code may change it)."""
-    if env.get("CLAUDECODE", "") in ("", "0"):
+    `[limits] claude_code_max_chars` / `codex_max_chars` override the sizes (a later release may
+    change them)."""
+    host = host_of(env)
+    if host is None:
         return None
-    value = (limits or {}).get("claude_code_max_chars", CLAUDE_CODE_LIMIT)
-    return value if isinstance(value, int) and value > 0 else CLAUDE_CODE_LIMIT
+    key, default = ("claude_code_max_chars", CLAUDE_CODE_LIMIT) if host == "claude" else \
+        ("codex_max_chars", CODEX_LIMIT)
+    value = (limits or {}).get(key, default)
+    return value if isinstance(value, int) and value > 0 else default
 
 
 def cut_line(text: str, limit: int = MAX_LINE) -> str:
@@ -134,46 +153,70 @@ class Fold:
     def _runs(self) -> int:
         return sum(1 for i, item in enumerate(self.middle) if i == 0 or self.middle[i - 1][0] != item[0] - 1)
 
+    def sure(self, text: str) -> bool:
+        """Whether the line just added is certain to be printed as it is (the start of the head):
+        it may then be written at once, and the caller skips it in what `close` returns."""
+        return self.chars <= self.head_room and len(text) <= MAX_LINE
+
     def close(self, hint: str | None = None) -> list[tuple[str, object]]:
-        """Everything when it fits; else the fold, ending with `hint` (the recall hint line)."""
+        """Everything when it fits; else the fold, ending with `hint` (the recall hint line).
+
+        With an outliner, up to OUTLINE_SHARE of the limit goes to the outlines of the left-out
+        runs (what they hold: a file's definitions, the paths of a diff or a grep), taken from
+        the tail's room; what the outlines leave unused goes back to the tail."""
         if self.whole is not None:
             return self.whole
-        out = list(self.head)
-        shown = len(self.head)
-        tail = list(self.tail)  # as long as the room the middle left: the end of the output
-        room = self.limit - RESERVE - self.head_chars - self.middle_chars
-        while len(tail) > 1 and self.tail_chars > room:
-            self.tail_chars -= min(len(tail.pop(0)[1]), MAX_LINE + 30) + 1
+        reserved = int(self.limit * OUTLINE_SHARE) if self.outliner is not None else 0
+        tail = self._tail_within(self.limit - RESERVE - self.head_chars - self.middle_chars - reserved)
+        outlines = self._outlines([*self.middle, *tail], reserved)
+        used = sum(len(text) + 1 for lines in outlines.values() for text in lines)
+        if used < reserved:
+            tail = self._tail_within(self.limit - RESERVE - self.head_chars - self.middle_chars - used)
+        out, shown = list(self.head), len(self.head)
         for number, text, tag in [*self.middle, *tail]:
             if number > shown + 1:
-                out.extend(self._gap(shown + 1, number - 1, hint))
+                out.append((f"... output lines {shown + 1:,}-{number - 1:,} not shown ({number - shown - 1:,} lines)",
+                            self.marker_tag))
+                out.extend((line, self.marker_tag) for line in outlines.get(shown + 1, ()))
             if self.middle_left_out and number == tail[0][0]:
-                out.append((f"[rtk: {self.middle_left_out:,} more lines naming errors or failures left out "
-                            "above]", self.marker_tag))
+                marker = f"[rtk: {self.middle_left_out:,} more lines naming errors or failures left out above]"
+                out.append((marker, self.marker_tag))
             out.append((cut_line(text), tag))
             shown = number
         out.append((hint or f"[rtk: output folded to {self.limit:,} chars, the host's limit; "
                     "the full output was not kept]", self.marker_tag))
-        return _trimmed(out, self.limit)
+        return _trimmed(out, self.limit, len(self.head))
 
-    def _gap(self, first: int, last: int, hint: str | None) -> list[tuple[str, object]]:
-        marker = f"... output lines {first:,}-{last:,} not shown ({last - first + 1:,} lines)"
-        out = [(marker, self.marker_tag)]
-        if self.outliner is not None:
-            room = max(self.limit - self.head_chars - self.tail_chars - self.middle_chars - RESERVE, 0)
-            out.extend((text, self.marker_tag) for text in self.outliner.render(first, last, room // 2))
-        return out
+    def _tail_within(self, room: int) -> list[tuple[int, str, object]]:
+        """The end of the output: as many of the last lines as fit in `room` (one at least)."""
+        tail, chars = list(self.tail), self.tail_chars
+        while len(tail) > 1 and chars > room:
+            chars -= min(len(tail.pop(0)[1]), MAX_LINE + 30) + 1
+        return tail
+
+    def _outlines(self, kept: list[tuple[int, str, object]], room: int) -> dict[int, list[str]]:
+        """The outliner's lines for each left-out run (keyed by its first line), sharing `room`."""
+        if self.outliner is None or room <= 0:
+            return {}
+        gaps, shown = [], len(self.head)
+        for number, _, _ in kept:
+            if number > shown + 1:
+                gaps.append((shown + 1, number - 1))
+            shown = number
+        each = room // max(len(gaps), 1)
+        return {first: self.outliner.render(first, last, each) for first, last in gaps}
 
 
-def _trimmed(out: list[tuple[str, object]], limit: int) -> list[tuple[str, object]]:
-    """The last guard: never over the limit, whatever the shares gave (the hint line stays)."""
+def _trimmed(out: list[tuple[str, object]], limit: int, first: int) -> list[tuple[str, object]]:
+    """The last guard: never over the limit, whatever the shares gave (the head, which may be
+    written already, and the hint line stay)."""
     total = sum(len(text) + 1 for text, _ in out)
     if total <= limit:
         return out
     hint = out[-1]
     kept = out[:-1]
-    while kept and total > limit:
-        total -= len(kept.pop(len(kept) // 2)[0]) + 1
+    while len(kept) > first and total > limit:
+        total -= len(kept.pop((first + len(kept)) // 2)[0]) + 1
     return [*kept, hint]
 
 

@@ -3,19 +3,21 @@
 Under CLAUDECODE=1 nobody watches the output scroll: Claude Code hands the model what the command
 printed once it ends, and past 30,000 chars only a 2 KB preview of it. So there, and only there,
 the pipeline writes through this class, which holds every line in a `Fold` (bounded memory) and
-writes at the end either all of it or the fold that fits (rtk.filters.budget). Everywhere else
-the pipeline streams as always.
+writes at the end either all of it or the fold that fits (rtk.filters.budget); only the start,
+which the fold keeps whatever follows, is written as it comes. Everywhere else the pipeline
+streams as always.
 """
 from __future__ import annotations
 
 from rtk.filters.base import Line, Stream, recall_hint
 from rtk.filters.budget import Fold
+from rtk.filters.path_outline import PathOutline
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from rtk.run.pipeline import Writer
+    from rtk.run.writer import Writer
 
 
 class BudgetedWriter:
@@ -24,9 +26,11 @@ class BudgetedWriter:
     def __init__(self, writer: Writer, limit: int) -> None:
         self.inner = writer
         self.limit = limit
-        self.fold = Fold(limit, marker_tag=Stream.STDOUT)
+        self.fold = Fold(limit, PathOutline(), marker_tag=Stream.STDOUT)  # a left-out run names its files
         self.held_bytes = 0
         self.closed = False
+        self.written = 0  # lines of the start written at once (see Fold.sure)
+        self.streaming = True  # until a line is not sure to be printed as it is
 
     @property
     def printed_bytes(self) -> int:
@@ -38,9 +42,19 @@ class BudgetedWriter:
         return self.inner.broken
 
     def write(self, lines: Iterable[Line], open_end: bool = False) -> None:
+        """Held; the start of the output, certain to be printed whatever comes, is written at once
+        (a long command's first lines, a server's banner, reach the agent while it runs)."""
+        sure: list[Line] = []
         for text, stream in lines:
             self.held_bytes += len(text.encode("utf-8", "replace")) + 1
             self.fold.add(text, stream)
+            if self.streaming and self.fold.sure(text):
+                sure.append(Line(text, stream))
+            else:
+                self.streaming = False
+        if sure:
+            self.written += len(sure)
+            self.inner.write(sure)
 
     def write_bytes(self, data: bytes, stream: Stream) -> None:
         text = data.decode("utf-8", "replace")
@@ -56,7 +70,7 @@ class BudgetedWriter:
         held = self.fold.close(hint)
         if self.fold.folded and hint is not None and sum(1 for text, _ in held if text == hint) > 1:
             held = _without_first(held, hint)  # the pipeline's own hint was held too
-        self.inner.write(Line(text, stream) for text, stream in held)  # type: ignore[arg-type]
+        self.inner.write(Line(text, stream) for text, stream in held[self.written:])  # type: ignore[arg-type]
 
 
 def _without_first(held: list[tuple[str, object]], hint: str) -> list[tuple[str, object]]:

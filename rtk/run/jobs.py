@@ -5,7 +5,12 @@ The child is started as the leader of a new process group (`process_group=0`), s
 workers, a shell script's background jobs and a test runner's subprocesses share one group id: a
 forwarded SIGTERM goes to all of them (`killpg`), the kill after the grace period takes them all,
 and once the child has exited and its output ended, whatever is left in the group is stopped
-too. A process that leaves the group itself (`setsid`, a daemon) is out of reach, as for a shell.
+too, if it still holds rtk's pipes or terminal. A process that leaves the group itself (`setsid`, a
+daemon) is out of reach, as for a shell; so is one the command deliberately left running with
+its input and output elsewhere (`nohup server >log 2>&1 &`, `cmd >/dev/null 2>&1 & disown`): it
+outlives the command as it would in a shell. On Linux rtk tells them apart by the descriptors in
+/proc (the child's pipes or ptys, rtk's own stdio when a pipe, socket or terminal, rtk's
+controlling terminal); elsewhere every leftover is stopped, as before.
 
 At a terminal rtk behaves like a job-control shell: when rtk is the terminal's foreground job
 and its stdout is that terminal, the child's group becomes the foreground (`tcsetpgrp`), so a
@@ -21,6 +26,7 @@ Standard library only: this runs before trio is imported.
 from __future__ import annotations
 
 import os
+import stat
 import time
 
 TYPE_CHECKING = False
@@ -36,10 +42,11 @@ TERMINAL_STOPS = (signal.SIGTTIN, signal.SIGTTOU)
 class ChildGroup:
     """The process group led by the child (its id is the child's pid)."""
 
-    def __init__(self, pgid: int) -> None:
+    def __init__(self, pgid: int, held: frozenset[tuple[int, ...]] = frozenset()) -> None:
         self.pgid = pgid
         self.tty: int | None = None  # rtk's controlling terminal, once opened
         self._own_pgrp = os.getpgrp()
+        self.held = held  # identities (`identity`) of the child's pipes and ptys
 
     def take_terminal(self) -> None:
         """At start: the child's group gets the foreground if rtk's job has it and stdout is on it."""
@@ -69,14 +76,43 @@ class ChildGroup:
         return self.send(0)
 
     def stop_leftovers(self, grace: float = LEFTOVER_GRACE_SECONDS) -> None:
-        """The child is gone: stop what it left in its group (SIGTERM, then SIGKILL after `grace`)."""
-        if not self.send(signal.SIGTERM):
+        """The child is gone: stop what it left in its group that still holds rtk's pipes or
+        terminal (SIGTERM, then SIGKILL after `grace`); a job it put in the background with its
+        input and output elsewhere is left running, as a shell leaves it."""
+        if not self.alive():
             return
-        self.send(signal.SIGCONT)  # a stopped process acts on SIGTERM only once continued
+        pids = self.attached()
+        if pids is None:  # no /proc: every leftover
+            if self.send(signal.SIGTERM):
+                self.send(signal.SIGCONT)  # a stopped process acts on SIGTERM only once continued
+                deadline = time.monotonic() + grace
+                while self.alive() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                self.send(signal.SIGKILL)
+            return
+        _signal_each(pids, signal.SIGTERM)
+        _signal_each(pids, signal.SIGCONT)
         deadline = time.monotonic() + grace
-        while self.alive() and time.monotonic() < deadline:
+        while any(_exists(pid) for pid in pids) and time.monotonic() < deadline:
             time.sleep(0.01)
-        self.send(signal.SIGKILL)
+        _signal_each(pids, signal.SIGKILL)
+
+    def kill_attached(self) -> None:
+        """The grace period after a signal ran out: SIGKILL the child and what holds rtk's pipes
+        or terminal (not what the command detached)."""
+        pids = self.attached()
+        if pids is None:
+            self.send(signal.SIGKILL)
+        else:
+            _signal_each([self.pgid, *pids], signal.SIGKILL)
+
+    def attached(self) -> list[int] | None:
+        """The group's processes holding rtk's pipes or terminal; None when /proc cannot tell."""
+        members = _members(self.pgid)
+        if members is None:
+            return None
+        held = self.held | _own_stdio()
+        return [pid for pid in members if _holds(pid, held)]
 
     def stopped(self, signum: int) -> None:
         """The child was stopped by `signum`: do what a job-control shell would."""
@@ -106,6 +142,91 @@ class ChildGroup:
         if cont or stop_signal(self.pgid) is not None:
             self.send(signal.SIGCONT)  # it read the terminal (or set it up) before it had it
         return True
+
+
+def identity(info: os.stat_result) -> tuple[int, ...] | None:
+    """What two descriptors on one pipe, socket or terminal have in common; None for the rest."""
+    mode = info.st_mode
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return (0, info.st_dev, info.st_ino)
+    if stat.S_ISCHR(mode):
+        return (1, info.st_rdev)
+    return None
+
+
+def _own_stdio() -> frozenset[tuple[int, ...]]:
+    """rtk's stdin, stdout and stderr when a pipe, socket or terminal, and its controlling terminal."""
+    found = set()
+    for fd in (0, 1, 2):
+        try:
+            info = os.fstat(fd)
+        except OSError:
+            continue
+        if (key := identity(info)) is not None and (key[0] == 0 or os.isatty(fd)):
+            found.add(key)
+    try:
+        with open("/proc/self/stat", "rb") as own:
+            tty_nr = int(own.read().rsplit(b") ", 1)[1].split()[4])
+        if tty_nr:
+            found.add((1, tty_nr))
+    except (OSError, ValueError, IndexError):
+        pass
+    return frozenset(found)
+
+
+def _members(pgid: int) -> list[int] | None:
+    """Every live process of the group (from /proc), or None without /proc."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return None
+    if "self" not in names:
+        return None
+    members = []
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as info:
+                fields = info.read().rsplit(b") ", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != b"Z" and int(fields[2]) == pgid:
+            members.append(int(name))
+    return members
+
+
+def _holds(pid: int, held: frozenset[tuple[int, ...]]) -> bool:
+    """`pid` has a descriptor on one of `held`; True in doubt (its /proc cannot be read)."""
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    for fd in fds:
+        try:
+            if identity(os.stat(f"/proc/{pid}/fd/{fd}")) in held:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _signal_each(pids: list[int], signum: int) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _exists(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as info:
+            return info.read().rsplit(b") ", 1)[1][:1] != b"Z"
+    except (OSError, IndexError):
+        return False
 
 
 def stop_signal(pid: int) -> int | None:

@@ -12,21 +12,23 @@ import time
 
 from rtk import config
 from rtk.filters.base import Stream
-from rtk.filters.budget import host_limit
+from rtk.filters.budget import host_limit, host_of
 from rtk.run.pipeline import OutputPipeline, PassthroughPipeline, Writer, build_pipeline
 from rtk.track import accounting
+from rtk.track.accounting import HOST_CUTS
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-CLAUDE_PREVIEW_LIMIT = 30_000  # chars: Claude Code shows the model ~2 KB of a longer output
-
-
-def host_of_run() -> dict[str, object]:
-    """How the run reached rtk, for `rtk gain`: under Claude Code (it sets CLAUDECODE=1 for the
-    commands it runs) an output past its limit would have reached the model as a short preview,
-    so that preview, not the whole raw output, is what rtk saved tokens against."""
-    if os.environ.get("CLAUDECODE") == "1":
-        return {"via": "run:claude", "preview_limit": CLAUDE_PREVIEW_LIMIT}
-    return {"via": "run", "preview_limit": 0}
+def host_of_run() -> dict[str, Any]:
+    """How the run reached rtk, for `rtk gain`. A host that cuts long outputs (Claude Code shows a
+    ~2 KB preview past 30,000 chars, Codex keeps ~10,000 bytes) would have shown the model only
+    that cut of the raw output, so the cut, not the whole raw output, is what rtk saved against."""
+    host = host_of(os.environ)
+    if host is None:
+        return {"via": "run", "preview_limit": 0}
+    return {"via": f"run:{host}", "preview_limit": HOST_CUTS[host][0], "preview_chars": HOST_CUTS[host][1]}
 
 
 class RunOutput:

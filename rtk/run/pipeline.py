@@ -11,20 +11,22 @@ marker naming the recall id of the exact bytes; an output that ended without a n
 from __future__ import annotations
 
 import errno
-import os
 import sys
 import time
 
 from rtk import config, paths, recall
 from rtk.filters import registry as filters
-from rtk.filters.base import FilterContext, LazyPattern, Line, Stream, ansi_re, deque, recall_hint, strip_ansi
+from rtk.filters.base import FilterContext, Line, Stream, deque, recall_hint, strip_ansi
 from rtk.recall import RawSpool
 from rtk.run.estimate import pieces
 from rtk.run.splitter import LineSplitter
+from rtk.run.writer import Writer
+
+__all__ = ["Outcome", "OutputPipeline", "PassthroughPipeline", "Writer", "build_pipeline"]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterable, Sequence
+    from collections.abc import Callable, Sequence
 
     from rtk.filters.base import Filter
 
@@ -35,102 +37,9 @@ TAIL_LINES = 40
 # a line of the raw tail (and of what it is compared with) is kept up to this length: 40 lines
 # of the splitter's 1 MiB each held 40 MiB, and a line that long is recalled, not read
 TAIL_LINE_CHARS = 4096
-SGR = LazyPattern(r"\x1b\[[0-9;:]*m")  # compiled when a terminal's output first has an escape
 TOKEN_MARGIN = 3  # estimated tokens the filtered form must save to be printed instead of raw
 TAIL_HEADER_BYTES, TAIL_HEADER_TOKENS = 80, 24  # room for the raw tail's header when it is cut to size
 SAVED_BYTES_PER_TOKEN = 8  # what the filter dropped, counted in tokens at its densest plausible
-
-
-class Writer:
-    """Writes lines to fd 1 and 2 at once; a reader that went away silences that stream quietly.
-
-    A stream whose writes fail otherwise (rtk's stdout is a file on a full disk: ENOSPC, EDQUOT,
-    EIO) is silenced with one `rtk:` line on stderr, but it is not "gone": rtk goes on reading the
-    child, so the child is not killed by a SIGPIPE it would never have met, and its status stands.
-
-    Lines are written without ANSI codes (noise to an agent), except on the terminals listed in
-    `colour`, where a filter's kept lines keep the child's colours. `open_end` leaves the last
-    line without its newline, as the child left it; the next line on that stream adds it first.
-    """
-
-    def __init__(self, on_printed: Callable[[bytes], None] | None = None,
-                 colour: Collection[int] = ()) -> None:
-        self.broken: set[int] = set()  # the reader went away (EPIPE): the child may meet it too
-        self.failed: set[int] = set()  # writes fail (a full disk): silenced, still drained
-        self.printed_bytes = 0
-        self._on_printed = on_printed
-        self.colour = frozenset(colour)  # fds (terminals) where lines keep their SGR colours
-        self.before_write: Callable[[], None] | None = None  # e.g. erase the status line
-        self._open: set[int] = set()  # fds whose last line still lacks its newline
-
-    def write(self, lines: Iterable[Line], open_end: bool = False) -> None:
-        batch: list[str] = []
-        current = Stream.STDOUT
-        for text, stream in lines:
-            if stream != current and batch:
-                self._write(current, batch)
-                batch = []
-            current = stream
-            batch.append(text)
-        if batch:
-            self._write(current, batch, open_end)
-
-    def _write(self, stream: Stream, texts: list[str], open_end: bool = False) -> None:
-        text = "\n".join(texts) + ("" if open_end else "\n")
-        fd = int(stream)
-        if fd in self._open:
-            self._open.discard(fd)
-            text = "\n" + text
-        if open_end:
-            self._open.add(fd)
-        text = keep_colours(text) if fd in self.colour else strip_ansi(text)
-        self.write_bytes(text.encode("utf-8", "replace"), stream)
-
-    def write_bytes(self, data: bytes, stream: Stream) -> None:
-        self.printed_bytes += len(data)
-        if self._on_printed:
-            self._on_printed(data)
-        fd = int(stream)
-        if fd in self.broken or fd in self.failed:
-            return
-        if self.before_write is not None:
-            self.before_write()
-        view = memoryview(data)
-        try:
-            try:
-                while view:
-                    view = view[os.write(fd, view):]
-            except BlockingIOError:
-                _write_blocking(fd, view)
-        except OSError as exc:
-            if exc.errno in (errno.EPIPE, errno.EBADF, errno.EINVAL):
-                self.broken.add(fd)
-            else:
-                self._write_failed(fd, exc)
-
-    def _write_failed(self, fd: int, exc: OSError) -> None:
-        self.failed.add(fd)
-        if fd != 2 and 2 not in self.failed and 2 not in self.broken:
-            message = f"rtk: cannot write the output to fd {fd} ({exc.strerror or exc}); the rest is dropped\n"
-            try:
-                os.write(2, message.encode())
-            except OSError:
-                pass
-
-
-def keep_colours(text: str) -> str:
-    """For a terminal: keep colour (SGR) sequences, drop cursor moves and titles, reset per line."""
-    if "\x1b" not in text:
-        return text
-    sgr = SGR.get()
-    text = ansi_re().sub(lambda m: m[0] if sgr.fullmatch(m[0]) else "", text)
-    return "\n".join(line + "\x1b[0m" if "\x1b[" in line else line for line in text.split("\n"))
-
-
-def _write_blocking(fd: int, view: memoryview) -> None:
-    os.set_blocking(fd, True)
-    while view:
-        view = view[os.write(fd, view):]
 
 
 class Outcome:
@@ -168,8 +77,14 @@ class OutputPipeline:
         self._raw_lines = 0
         self._emitted = 0
         self.filter_error: str | None = None
+        # a line too long to filter ended filtering: "raw" (all printed raw) or "ended" (see _pass_long)
+        self._through: str | None = None
         self._holding = True
-        self._hold_deadline = None if hold_seconds is None else time.monotonic() + hold_seconds
+        # the hold's clock starts with the first line: a command slow to start (pytest importing a
+        # conftest for 2 s on a loaded machine) still prints a short output at once, so it is held
+        # and the smaller of raw and filtered is printed (issue 34: +35 bytes when it started at launch)
+        self._hold_seconds = hold_seconds
+        self._hold_deadline: float | None = None
         self._held_raw: list[Line] = []
         self._held_out: list[Line] = []
         self._open_raw_end = -1  # len(_held_raw) when its last line ended the output without a newline
@@ -182,7 +97,45 @@ class OutputPipeline:
         if self._on_raw is not None:
             self._on_raw(chunk)
         splitter = self._splitters[stream]
-        if self._feed_block is None or self._holding or self.filter_error is not None:
+        if len(chunk) + 1 < splitter.room and not splitter.passing:  # the common case: no long line
+            self._feed_text(chunk, stream, splitter)
+            return
+        for raw, data in splitter.parts(chunk):
+            if raw:
+                self._pass_long(data, stream)
+            else:
+                self._feed_text(data, stream, splitter)
+
+    def _pass_long(self, data: bytes, stream: Stream) -> None:
+        """A piece of a line too long to filter (over the splitter's cap): printed byte-identical,
+        after what came before, never held whole. Filtering ends there, so that nothing a filter
+        still holds comes out after it: a short output so far is printed raw (nothing elided),
+        else the filter closes early (its `finish`, as for a run that exits 0) and the rest of the
+        output passes through as after a filter crash, without the crash."""
+        self._stop_filtering()
+        self.writer.write_bytes(data, stream)
+        ends_open = getattr(self.writer, "ends_open", None)  # (a host budget's writer holds lines instead)
+        if ends_open is not None:
+            ends_open(stream, not data.endswith(b"\n"))
+        if data.endswith(b"\n"):
+            self._raw_lines += 1
+            self._emitted += 1
+
+    def _stop_filtering(self) -> None:
+        if self._through is not None or self.filter_error is not None:
+            return
+        if self._holding:
+            held, self._held_raw, self._held_out = self._held_raw, [], []
+            self._holding, self._through = False, "raw"
+            self._emitted = self._raw_lines
+            self.writer.write(held)
+            return
+        closing = self._closing(0)
+        self._through = "ended"
+        self._emit(closing)
+
+    def _feed_text(self, chunk: bytes, stream: Stream, splitter: LineSplitter) -> None:
+        if self._feed_block is None or self._holding or self.filter_error is not None or self._through:
             self._process(splitter.feed(chunk), stream)
             return
         body = splitter.take(chunk)
@@ -222,7 +175,7 @@ class OutputPipeline:
         out: list[Line] = []
         feed = self.filter.feed
         for line in lines:
-            if self.filter_error is not None:
+            if self.filter_error is not None or self._through:
                 out.append(Line(line, stream))
                 continue
             try:
@@ -236,7 +189,12 @@ class OutputPipeline:
             self.release_hold()
 
     def _deadline_passed(self) -> bool:
-        return self._hold_deadline is not None and time.monotonic() >= self._hold_deadline
+        if self._hold_seconds is None:
+            return False
+        now = time.monotonic()
+        if self._hold_deadline is None:  # the first lines just arrived
+            self._hold_deadline = now + self._hold_seconds
+        return now >= self._hold_deadline
 
     def release_hold(self) -> None:
         """Stop holding back: the output is long (or slow), so stream from now on."""
@@ -265,7 +223,8 @@ class OutputPipeline:
         for stream in (Stream.STDOUT, Stream.STDERR):
             self.end_of_stream(stream)
         closing = self._closing(exit_code)
-        elided = self.filter_error is not None or bool(getattr(self.filter, "elided", False))
+        elided = self._through != "raw" and (
+            self.filter_error is not None or bool(getattr(self.filter, "elided", False)))
         if self._failure_unexplained(exit_code):
             closing = self._raw_tail(exit_code)
             elided = True
@@ -318,7 +277,7 @@ class OutputPipeline:
         return [Line(recall_hint(recall_id), Stream.STDOUT)] if elided and recall_id else []
 
     def _closing(self, exit_code: int) -> list[Line]:
-        if self.filter_error is not None:
+        if self.filter_error is not None or self._through is not None:
             return []
         try:
             return list(self.filter.finish(exit_code))
@@ -326,7 +285,7 @@ class OutputPipeline:
             return self._crashed(exc)
 
     def _failure_unexplained(self, exit_code: int) -> bool:
-        return (exit_code != 0 and not self._lossless and self.filter_error is None
+        return (exit_code != 0 and not self._lossless and self.filter_error is None and self._through is None
                 and not getattr(self.filter, "failure_seen", False) and self._emitted < self._raw_lines)
 
     def _raw_tail(self, exit_code: int) -> list[Line]:

@@ -70,6 +70,10 @@ def _filter(host: str, done: Finished, argv: list[str]) -> str | None:
     if name == "passthrough":
         return None
     chunks = _saved_chunks(done.saved) if done.saved else None
+    if chunks is not None and done.saved_tail:
+        chunks = _completed(chunks, done.saved_tail.encode("utf-8", "surrogatepass"))
+        if chunks is None:
+            return None  # the file is short of what the host showed: no summary of a part as the whole
     read_saved = chunks is not None  # the host cut its text: the model would read only that
     if chunks is None:
         chunks = [done.text.encode("utf-8", "surrogatepass")]
@@ -93,6 +97,20 @@ def _filter(host: str, done: Finished, argv: list[str]) -> str | None:
             via=f"post:{host}", preview_limit=done.preview_limit,
             baseline_text=done.text if read_saved and not done.preview_limit else None))
     return body if replaced else None
+
+
+OVERLAP_PROBE = 512  # bytes of the file's end looked for in the end the host showed
+
+
+def _completed(chunks: list[bytes], tail: bytes) -> list[bytes] | None:
+    """The saved output made whole with the end the host showed: as it is when it ends so, joined
+    where its last bytes stand in that end, None when a gap is left between them."""
+    data = b"".join(chunks)
+    if data.rstrip().endswith(tail.rstrip()):
+        return chunks
+    probe = data[-OVERLAP_PROBE:]
+    at = tail.find(probe) if len(probe) == OVERLAP_PROBE else -1
+    return None if at < 0 else [data, tail[at + len(probe):]]
 
 
 def _saved_chunks(path: str) -> list[bytes] | None:

@@ -24,7 +24,7 @@ import os
 
 from rtk.run.child import Child, which
 from rtk.run.child import spawn as spawn_child
-from rtk.run.jobs import ChildGroup
+from rtk.run.jobs import ChildGroup, identity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,11 +43,11 @@ class Spawned:
     __slots__ = ("child", "fds", "group", "ptys")
 
     def __init__(self, child: Child, fds: dict[int, int],
-                 ptys: dict[int, int] | None = None) -> None:
+                 ptys: dict[int, int] | None = None, held: frozenset[tuple[int, ...]] = frozenset()) -> None:
         self.child = child
         self.fds = fds
         self.ptys = {} if ptys is None else ptys  # the subset of fds that are pty masters
-        self.group = ChildGroup(child.pid)  # the child leads it: its id is the child's pid
+        self.group = ChildGroup(child.pid, held)  # the child leads it: its id is the child's pid
 
     def terminal_size(self) -> bytes | None:
         """The size of rtk's own terminal (stdout), as the raw `struct winsize`."""
@@ -72,6 +72,7 @@ def spawn(argv: list[str], pty_streams: Iterable[int] = (), *, no_pager: bool = 
     size = window_size(size_from) if wanted else None
     pairs = {fd: open_pty(size) if fd in wanted else _pipe() for fd in (STDOUT, STDERR)}
     env = _child_env(no_pager) if wanted else None
+    held = frozenset(_identities(child_end for _, child_end in pairs.values()))
     try:
         child = spawn_child(program, argv, env, {fd: child_end for fd, (_, child_end) in pairs.items()})
     except BaseException:
@@ -82,7 +83,18 @@ def spawn(argv: list[str], pty_streams: Iterable[int] = (), *, no_pager: bool = 
         for _, child_end in pairs.values():
             os.close(child_end)  # the child holds its copies; EOF (EIO on a pty) comes once they close
     fds = {fd: ours for fd, (ours, _) in pairs.items()}
-    return Spawned(child, fds, {fd: fds[fd] for fd in pairs if fd in wanted})
+    return Spawned(child, fds, {fd: fds[fd] for fd in pairs if fd in wanted}, held)
+
+
+def _identities(fds: Iterable[int]) -> Iterable[tuple[int, ...]]:
+    """The child's pipes and ptys, as leftovers holding them are recognised later (jobs.py)."""
+    for fd in fds:
+        try:
+            key = identity(os.fstat(fd))
+        except OSError:
+            continue
+        if key is not None:
+            yield key
 
 
 def _pipe() -> tuple[int, int]:

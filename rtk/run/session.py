@@ -22,9 +22,10 @@ from rtk.run.jobs import TERMINAL_STOPS, stop_signal
 from rtk.run.output import RunOutput
 from rtk.run.pipeline import HOLD_SECONDS, OutputPipeline
 from rtk.run.pty_child import Spawned
-from rtk.run.signals import FORWARDED, KILL_GRACE_SECONDS, SUSPEND, EarlySignals, forward_signal
+from rtk.run.signals import KILL_GRACE_SECONDS, SUSPEND, EarlySignals, forward_signal
 from rtk.run.terminal import Terminal
 
+FALLBACK_SECONDS = 20 * 86400  # poll(2) takes at most ~24 days in one wait
 ORPHAN_GRACE_SECONDS = 1.0
 SIZE_POLL_SECONDS = 0.2
 
@@ -40,6 +41,7 @@ class RunSession:
         self.signal_received: int | None = None  # the first signal passed on: the run is ending
         self.fds = {Stream(fd): source for fd, source in open_fds.items()}
         self.status = self._status_line(terminal, output.t0)
+        self.started = False  # trio's loop is running (_main was entered)
 
     def _status_line(self, terminal: Terminal, t0: float) -> progress.StatusLine | None:
         pipeline, fd = self.pipeline, terminal.status_fd
@@ -59,10 +61,13 @@ class RunSession:
         except BaseException as exc:  # noqa: BLE001 - whatever broke, the child's status decides
             if self.status is not None:
                 self.status.close()
-            self._stop_child()
-            if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
-                print(f"rtk: internal error ({type(exc).__name__}: {exc}); output may be incomplete",
-                      file=sys.stderr)
+            if not self.started and isinstance(exc, OSError):
+                self._read_without_trio()
+            else:
+                self._stop_child()
+                if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                    print(f"rtk: internal error ({type(exc).__name__}: {exc}); output may be incomplete",
+                          file=sys.stderr)
         finally:
             if self.status is not None:
                 self.status.close()
@@ -72,8 +77,19 @@ class RunSession:
         self.output.finish(status)
         return status
 
+    def _read_without_trio(self) -> None:
+        """trio could not start its loop here (Codex's sandbox refuses the socket options of its
+        wakeup socket): the child keeps running and is read to its end with poll(2), as a short
+        command is; the signal handlers installed before trio still pass signals on to it."""
+        from rtk.run import fast_finish
+
+        fds = {int(stream): fd for stream, fd in self.fds.items()}
+        fast_finish.drain(self.child, fds, self.output, [], budget=FALLBACK_SECONDS)
+
     async def _main(self) -> None:
+        self.started = True
         self.signalled = trio.Event()
+        self.first_output = trio.Event()
         async with trio.open_nursery() as nursery:
             await nursery.start(self._relay_signals, nursery)
             nursery.start_soon(self._release_hold_later)
@@ -107,6 +123,7 @@ class RunSession:
         try:
             while chunk := await _receive(fd):
                 self.output.feed(chunk, stream)
+                self.first_output.set()
                 if self.output.reader_gone(stream):
                     break  # closing our end lets the child meet its own SIGPIPE, as in a shell
         finally:
@@ -122,7 +139,7 @@ class RunSession:
 
     async def _relay_signals(self, nursery: trio.Nursery,
                              task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        wanted = (*FORWARDED, SUSPEND, signal.SIGWINCH, signal.SIGCHLD)
+        wanted = (*self.early.handled, signal.SIGWINCH, signal.SIGCHLD)  # an inherited SIG_IGN stays
         with trio.open_signal_receiver(*wanted) as receiver:
             task_status.started()
             self.spawned.sync_window_size(Stream.STDOUT)  # a resize while trio was loading
@@ -182,11 +199,17 @@ class RunSession:
             nursery.start_soon(self._kill_after_grace)
 
     async def _kill_after_grace(self) -> None:
-        """Whatever of the command is still running after the grace period is killed, group-wide."""
+        """What of the command still runs after the grace period is killed: the child and what
+        holds rtk's pipes or terminal (a job the command detached is left, as a shell leaves it)."""
         await trio.sleep(KILL_GRACE_SECONDS)
-        self.group.send(signal.SIGKILL)
+        self.group.kill_attached()
 
     async def _release_hold_later(self) -> None:
+        """A slow output streams HOLD_SECONDS after its first bytes, not after the launch: a command
+        slow to start (pytest importing a failing conftest on a loaded machine) still prints its
+        short output held, as the smaller of raw and filtered (issue 34: it had printed 35 bytes
+        more than raw, the hold given up before the first line came)."""
+        await self.first_output.wait()
         await trio.sleep(HOLD_SECONDS)
         self.pipeline.release_hold()
 

@@ -8,6 +8,11 @@ the group once. The exit code stays the child's own: 130 only if the child dies 
 
 SIGTSTP (`kill -TSTP`, or Ctrl-Z while a pipe reader holds the terminal) is passed on too, but
 does not start the grace-period kill: the child stops, and rtk stops with it (jobs.py).
+
+A signal rtk inherited as ignored stays ignored, for rtk and for the child (which inherits the
+disposition across exec): `nohup rtk X` ignores SIGHUP as `nohup X` does, and `rtk X &` in a
+script ignores SIGINT and SIGQUIT as a background job there does. rtk installs no handler for it,
+so it neither dies of it nor passes it on.
 """
 from __future__ import annotations
 
@@ -31,8 +36,15 @@ class EarlySignals:
         self.received: list[int] = []
         self.unsent: list[int] = []  # arrived before the child existed: the session sends them
         self.group: ChildGroup | None = None
+        self.ignored = inherited_ignored()
         for sig in (*FORWARDED, SUSPEND):
-            signal.signal(sig, self._handle)
+            if sig not in self.ignored:
+                signal.signal(sig, self._handle)
+
+    @property
+    def handled(self) -> tuple[int, ...]:
+        """The signals rtk passes on (those it did not inherit as ignored)."""
+        return tuple(sig for sig in (*FORWARDED, SUSPEND) if sig not in self.ignored)
 
     def _handle(self, signum: int, frame: object) -> None:
         if signum != SUSPEND:
@@ -41,6 +53,11 @@ class EarlySignals:
             self.unsent.append(signum)
         else:
             forward_signal(self.group, signum)
+
+
+def inherited_ignored() -> frozenset[int]:
+    """The forwarded signals whose disposition is "ignore" (inherited: rtk sets none itself)."""
+    return frozenset(sig for sig in (*FORWARDED, SUSPEND) if signal.getsignal(sig) == signal.SIG_IGN)
 
 
 def forward_signal(group: ChildGroup, signum: int) -> None:

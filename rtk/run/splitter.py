@@ -3,7 +3,9 @@
 Trio gives chunks, not lines. The splitter ends lines at `\n` (and `\r\n`), reduces lone-`\r`
 progress redraws to their final state, flushes an unterminated last line at EOF, decodes
 invalid UTF-8 with replacement characters, and caps a line's length so a binary or newline-free
-stream cannot grow rtk's memory. It also notes whether the stream held invalid UTF-8
+stream cannot grow rtk's memory: a line longer than the cap is too long to filter and passes
+through byte-identical instead (`parts` hands it over as raw bytes, as they arrive, never held
+whole). It also notes whether the stream held invalid UTF-8
 (`replaced`), so the pipeline can say once that bytes were changed: an incremental strict
 decoder over the raw chunks, skipped for ASCII chunks, so a sequence split across chunks is fine.
 """
@@ -20,6 +22,62 @@ class LineSplitter:
         self._max = max_line_bytes
         self.replaced = False  # some bytes were not valid UTF-8 and are shown as U+FFFD
         self._strict = codecs.getincrementaldecoder("utf-8")()
+        self.passing = False  # inside a line over the cap: its bytes pass through until its newline
+
+    @property
+    def room(self) -> int:
+        """How many bytes can come before the pending line would be over the cap."""
+        return self._max - len(self._pending)
+
+    def parts(self, chunk: bytes) -> list[tuple[bool, bytes]]:
+        """`chunk` as (raw, data) pieces in order: raw pieces belong to a line over the cap and
+        are printed as they are; the others go to `feed`/`take` and hold no such line."""
+        out: list[tuple[bool, bytes]] = []
+        while chunk:
+            if self.passing:
+                newline = chunk.find(b"\n")
+                if newline < 0:
+                    out.append((True, chunk))
+                    return out
+                out.append((True, chunk[:newline + 1]))
+                self.passing, chunk = False, chunk[newline + 1:]
+                continue
+            # the pending line is only the splitter's own before the first text piece is handed out
+            chunk = self._text_part(chunk, out, self._pending if not out else b"")
+        return out
+
+    def _text_part(self, chunk: bytes, out: list[tuple[bool, bytes]], pending: bytes) -> bytes:
+        """Append the text piece at the start of `chunk` (and the long line after it, if any);
+        what is left to split."""
+        newline = chunk.find(b"\n")
+        if len(pending) + (newline if newline >= 0 else len(chunk)) > self._max:
+            if pending:
+                self._pending = b""
+            return self._start_passing(pending, chunk, 0, newline, out)
+        if len(chunk) <= self._max:  # then no later line of it can be over the cap
+            out.append((False, chunk))
+            return b""
+        pos = newline + 1 if newline >= 0 else len(chunk)
+        while pos < len(chunk):
+            nxt = chunk.find(b"\n", pos)
+            end = nxt if nxt >= 0 else len(chunk)
+            if end - pos > self._max:
+                out.append((False, chunk[:pos]))
+                return self._start_passing(b"", chunk, pos, nxt, out)
+            pos = end + 1
+        out.append((False, chunk))
+        return b""
+
+    def _start_passing(self, head: bytes, chunk: bytes, start: int, newline: int,
+                       out: list[tuple[bool, bytes]]) -> bytes:
+        """The line from `head` + chunk[start:] is over the cap: it goes out raw up to its newline."""
+        self._strict.reset()  # its bytes are not decoded: a sequence cut at its start is not an error
+        if newline < 0:
+            out.append((True, head + chunk[start:]))
+            self.passing = True
+            return b""
+        out.append((True, head + chunk[start:newline + 1]))
+        return chunk[newline + 1:]
 
     def feed(self, chunk: bytes) -> list[str]:
         lines = self.lines_of(self.take(chunk))
@@ -50,6 +108,7 @@ class LineSplitter:
 
     def flush(self) -> list[str]:
         """The unterminated last line at EOF, if any."""
+        self.passing = False
         pending, self._pending = self._pending, b""
         if not self.replaced:
             self._check(b"", final=True)

@@ -32,6 +32,8 @@ __all__ = ["LOCK_NAME", "Accountant", "RunRecord", "queue_dir", "start", "wake_w
 
 READ_ONLY_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM)
 
+# host -> (outputs longer than this many chars are cut, chars of the raw output the model then sees)
+HOST_CUTS = {"claude": (30_000, 2_000), "codex": (10_000, 10_000)}
 INLINE_MAX = 1024 * 1024        # per stream, kept in memory; past it the bytes go to a file
 SPOOL_MAX = 1024 * 1024 * 1024  # per stream on disk; past it bytes are counted, tokens estimated
 
@@ -43,19 +45,20 @@ class RunRecord:
     the `inspect` it imports cost ~5-15 ms on every run."""
 
     FIELDS = ("argv", "filter", "exit_code", "wall_ms", "cwd", "started", "raw_bytes", "printed_bytes",
-              "recall_id", "filter_error", "via", "preview_limit", "baseline_text")
+              "recall_id", "filter_error", "via", "preview_limit", "baseline_text", "preview_chars")
     __slots__ = FIELDS
 
     def __init__(self, argv: list[str], filter: str, exit_code: int, wall_ms: int, cwd: str,
                  started: float, raw_bytes: int, printed_bytes: int, recall_id: str | None = None,
                  filter_error: str | None = None, via: str = "run", preview_limit: int = 0,
-                 baseline_text: str | None = None) -> None:
+                 baseline_text: str | None = None, preview_chars: int = 2_000) -> None:
         self.argv, self.filter, self.exit_code, self.wall_ms = argv, filter, exit_code, wall_ms
         self.cwd, self.started, self.raw_bytes, self.printed_bytes = cwd, started, raw_bytes, printed_bytes
         self.recall_id, self.filter_error = recall_id, filter_error
         # how the run reached rtk, and the host's preview cut (chars; 0: the host shows it whole);
         # `baseline_text`: what the host would have shown instead of the raw output (its own cut)
         self.via, self.preview_limit, self.baseline_text = via, preview_limit, baseline_text
+        self.preview_chars = preview_chars
 
     def as_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.FIELDS}

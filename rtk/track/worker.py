@@ -118,7 +118,8 @@ def _build_run(header: dict[str, Any], inline: bytes, queue: Path) -> tracking.R
     counter = raw_counter if raw_counter == printed_counter else f"{raw_counter}+{printed_counter}"
     shown = rec.get("baseline_text")
     baseline = tokens.count_text(shown) if isinstance(shown, str) else \
-        _host_baseline(int(rec.get("preview_limit") or 0), header["raw"], inline[:raw_inline], queue)
+        _host_baseline(int(rec.get("preview_limit") or 0), int(rec.get("preview_chars") or PREVIEW_CHARS),
+                       header["raw"], inline[:raw_inline], queue)
     argv = redact.argv(rec["argv"])  # a job queued by an older rtk may hold them in clear
     return tracking.Run(
         timestamp=tracking.iso_utc(float(rec["started"])), command=shlex.join(argv),
@@ -136,9 +137,10 @@ PREVIEW_CHARS = 2000  # what Claude Code shows of an output past its limit, besi
 PREVIEW_NOTICE = ("Output too large ({size}). Full output saved to: {path}\n\nPreview (first 2KB):\n")
 
 
-def _host_baseline(limit: int, part: dict[str, Any], inline: bytes, queue: Path) -> int | None:
-    """Tokens the host would have shown the model of this raw output when it cuts long outputs to
-    a preview (Claude Code past 30,000 chars); None when it would have shown the output whole."""
+def _host_baseline(limit: int, shown: int, part: dict[str, Any], inline: bytes, queue: Path) -> int | None:
+    """Tokens the host would have shown the model of this raw output when it cuts long outputs
+    (Claude Code: a 2,000-char preview past 30,000 chars; Codex: ~10,000 chars of start and end);
+    None when it would have shown the output whole."""
     if limit <= 0:
         return None
     head = bytearray()
@@ -149,8 +151,10 @@ def _host_baseline(limit: int, part: dict[str, Any], inline: bytes, queue: Path)
     text = bytes(head).decode("utf-8", "replace")
     if len(text) <= limit:
         return None
+    if shown >= limit:  # a cut without a notice (Codex keeps start and end): that many chars of it
+        return tokens.count_text(text[:shown])
     notice = PREVIEW_NOTICE.format(size=f"{len(head) // 1024}KB", path="/tmp/claude/tool-results/x.txt")
-    return tokens.count_text(notice + text[:PREVIEW_CHARS])
+    return tokens.count_text(notice + text[:shown])
 
 
 def _count(part: dict[str, Any], inline: bytes, queue: Path) -> tuple[int, str]:

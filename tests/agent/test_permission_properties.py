@@ -288,3 +288,203 @@ def test_a_command_matching_a_deny_rule_is_never_rewritten(host: str, isolated_h
         assert rewrite.decide(command, host, cwd=str(isolated_home / "work")).code in (1, 2)
 
     run()
+
+
+# -- issue 35, item 4: git's global options, paths to programs and wrapper programs ------------
+#
+# Here bash runs real wrappers (find -exec, xargs, env, nice, timeout, nohup, command, eval, trap,
+# bash -c) and stubs for git and cargo that record their argv, so the argvs are what really runs.
+# The model reads a git argv as git does: its global options (git(1), written here from the
+# documentation) peeled off, the rest being what deny and ask rules are about.
+
+GIT_GLOBAL = ["-C .", "-c k=v", "--no-pager", "-P", "-p", "--git-dir=.git", "--work-tree=.", "--namespace=n",
+              "--bare", "--literal-pathspecs", "--no-optional-locks", "-c core.x=1"]
+MODEL_GIT_VALUE = {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--attr-source"}
+MODEL_GIT_FLAGS = {"-p", "--paginate", "-P", "--no-pager", "--bare", "--no-replace-objects",
+                   "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
+                   "--no-optional-locks", "--no-lazy-fetch", "--no-advice"}
+WRAPPED = ["find . -maxdepth 0 -exec {} \\;", "xargs {}", "env {}", "env X=1 {}", "nice -n 5 {}", "timeout 5 {}",
+           "nohup {}", "command {}", "eval '{}'", "trap '{}' EXIT; true", "bash -c '{}'", "sh -c '{}'",
+           "PATHSTUB/{}", "{}"]
+REAL_WRAPPERS = ["find", "xargs", "env", "nice", "timeout", "nohup"]
+
+
+def git_effective(argv: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The git command an argv runs, global options peeled; None when git would refuse them."""
+    i = 1
+    while i < len(argv) and argv[i].startswith("-"):
+        name = argv[i].split("=", 1)[0]
+        if argv[i] in MODEL_GIT_FLAGS:
+            i += 1
+        elif name in MODEL_GIT_VALUE:
+            i += 1 if "=" in argv[i] else 2
+        else:
+            return None
+    return ("git", *argv[i:])
+
+
+@pytest.fixture
+def stubs(tmp_path: Path) -> Path:
+    """A PATH of recording stubs: git and cargo record and exit; wrappers record and run the real one."""
+    where = tmp_path / "stubs"
+    where.mkdir()
+    record = 'printf \'%s\\0\' "$(( $# + 1 ))" "{name}" "$@" >>"$RTK_ARGV_DIR/$$.{name}"\n'
+    for name in PROGRAMS:
+        (where / name).write_text("#!/bin/bash\n" + record.format(name=name) + "exit 0\n")
+    for name in REAL_WRAPPERS:
+        real = shutil.which(name)
+        if real is None:
+            pytest.skip(f"needs {name}")
+        (where / name).write_text("#!/bin/bash\n" + record.format(name=name) + f'exec {real} "$@"\n')
+    for script in where.iterdir():
+        script.chmod(0o755)
+    return where
+
+
+def run_argvs(command: str, workdir: Path, stub_dir: Path) -> list[tuple[str, ...]]:
+    out = workdir / "argv"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    env = {"PATH": str(stub_dir), "RTK_ARGV_DIR": str(out), "LC_ALL": "C.UTF-8", "HOME": str(workdir)}
+    proc = subprocess.run(["/bin/bash", "-c", HEADER + command + " \nwait\n"], cwd=workdir, env=env,
+                          capture_output=True, stdin=subprocess.DEVNULL, timeout=20, check=False)
+    assert b"syntax error" not in proc.stderr, proc.stderr
+    argvs = []
+    for record in sorted(out.iterdir()):
+        fields, i = record.read_bytes().split(b"\0"), 0
+        while i < len(fields) - 1:
+            count = int(fields[i])
+            argvs.append(tuple(f.decode("utf-8", "surrogateescape") for f in fields[i + 1:i + 1 + count]))
+            i += 1 + count
+    return argvs
+
+
+def wrapped_outcome(host: str, rules: dict[str, list[str]], argvs: list[tuple[str, ...]]) -> str:
+    """As host_outcome, but deny and ask rules also see what git runs (global options peeled); an
+    allow needs every argv that ran allowed (the wrapper's and the command it started)."""
+    readings = list(argvs)
+    for argv in argvs:
+        if argv and argv[0] == "git" and (effective := git_effective(argv)) not in (None, argv):
+            readings.append(effective)
+    match = MATCHERS[host]
+    for kind in ("deny", "ask"):
+        if any(match(p, argv) for argv in readings for p in rules.get(kind, [])):
+            return kind
+    allow = rules.get("allow", [])
+    if allow and argvs and all(any(match(p, argv) for p in allow) for argv in argvs):
+        return "allow"
+    return "default"
+
+
+@st.composite
+def wrapped_commands(draw: st.DrawFn) -> str:
+    program = draw(st.sampled_from(PROGRAMS))
+    globals_ = draw(st.lists(st.sampled_from(GIT_GLOBAL), max_size=2)) if program == "git" else []
+    words = [program, *globals_, *draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))]
+    inner = " ".join(words)
+    command = draw(st.sampled_from(WRAPPED)).replace("{}", inner, 1)
+    others = draw(st.lists(simple_commands(), max_size=1))
+    return draw(st.sampled_from(SEPARATORS[:3])).join([command, *others])
+
+
+def check_wrapped(host: str, rules: dict[str, list[str]], command: str, home: Path, stub_dir: Path) -> None:
+    for name in (".claude", ".cursor", ".gemini"):
+        shutil.rmtree(home / name, ignore_errors=True)
+    write_settings(home, host, rules)
+    work = home / "work"
+    command = command.replace("PATHSTUB", str(stub_dir))
+    argvs = run_argvs(command, work, stub_dir)
+    outcome = wrapped_outcome(host, rules, argvs)
+    decision = rewrite.decide(command, host, cwd=str(work))
+    adapter = HOST_ADAPTERS[host]
+    kind = answer_kind(hooks.respond(adapter, adapter.sample(command, str(work))).answer)
+    if host == "cursor" and kind == "ask":
+        kind = "rewrite"
+    if decision.code == 0 or kind == "allow":
+        assert outcome == "allow", (command, rules, argvs, decision, kind)
+    if kind == "rewrite":
+        assert outcome not in ("deny", "ask"), (command, rules, argvs, decision)
+    if kind == "ask":
+        assert outcome != "deny", (command, rules, argvs, decision)
+
+
+@pytest.mark.parametrize("host", HOSTS)
+def test_git_global_options_paths_and_wrappers_never_widen_the_rules(host: str, isolated_home: Path,
+                                                                   stubs: Path) -> None:
+    (isolated_home / "work").mkdir(exist_ok=True)
+
+    @settings(max_examples=int(os.environ.get("RTK_FUZZ_EXAMPLES", "150")), deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @given(rules=rule_sets(host), command=wrapped_commands())
+    def run(rules: dict[str, list[str]], command: str) -> None:
+        check_wrapped(host, rules, command, isolated_home, stubs)
+
+    run()
+
+
+@st.composite
+def denied_wrapped(draw: st.DrawFn, host: str) -> tuple[dict[str, list[str]], str]:
+    """`git push` (denied) hidden behind git's global options, a path or a wrapper, git allowed."""
+    globals_ = draw(st.lists(st.sampled_from(GIT_GLOBAL), max_size=2))
+    tail = draw(st.lists(st.sampled_from(["origin", "main", "--force", "-n"]), max_size=2))
+    inner = " ".join(["git", *globals_, "push", *tail])
+    command = draw(st.sampled_from(WRAPPED)).replace("{}", inner, 1)
+    if host == "claude":
+        rules = {"allow": ["git:*", *draw(st.sampled_from([[], ["find:*", "xargs:*", "env:*", "nice:*",
+                                                                "timeout:*", "nohup:*", "trap:*", "eval:*",
+                                                                "bash:*", "sh:*", "command:*"]]))],
+                 "ask": [], "deny": ["git push:*"]}
+    else:
+        rules = {"allow": ["git", "find", "xargs", "env", "trap"], "deny": ["git push"]}
+    return rules, command
+
+
+@pytest.mark.parametrize("host", HOSTS)
+def test_a_denied_git_push_behind_options_or_wrappers_is_never_allowed(host: str, isolated_home: Path,
+                                                                      stubs: Path) -> None:
+    (isolated_home / "work").mkdir(exist_ok=True)
+
+    @settings(max_examples=int(os.environ.get("RTK_FUZZ_EXAMPLES", "150")) // 2, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @given(case=denied_wrapped(host))
+    def run(case: tuple[dict[str, list[str]], str]) -> None:
+        rules, command = case
+        check_wrapped(host, rules, command, isolated_home, stubs)
+        assert rewrite.decide(command.replace("PATHSTUB", str(stubs)), host,
+                              cwd=str(isolated_home / "work")).code in (1, 2)
+
+    run()
+
+
+DODGES = ["git -C . push", "git -c k=v push", "git --no-pager push", "/usr/bin/git push", "PATHSTUB/git push",
+          "find . -maxdepth 0 -exec git push \\;", "find . -exec git push {} +", "xargs git push",
+          "echo push | xargs git", "xargs -I{} git push {}", "trap 'git push' EXIT; git status",
+          "git status; trap -- \"git push\" EXIT", "env GIT_X=1 git -P push", "nice -n 5 git --git-dir=.git push",
+          "timeout -s KILL 5 git push", "command git push", "eval 'git push'", "bash -c 'git -C . push'",
+          "sudo -u me git push", "env -S 'git push'", "watch -n 1 git push", "git -c alias.p=push p",
+          "git submodule foreach 'git push'", "git rebase -x 'git push' main", "exec git push",
+          "nohup git push >/dev/null 2>&1 &"]
+
+
+@pytest.mark.parametrize("host", [*HOSTS, "codex", "copilot"])
+@pytest.mark.parametrize("command", DODGES)
+def test_deny_rules_see_through_gits_options_paths_and_wrappers(host: str, command: str, isolated_home: Path,
+                                                                 stubs: Path) -> None:
+    """Issue 35, item 4: `Bash(git:*)` allowed, `Bash(git push:*)` denied: none of these is allowed
+    (for Codex and Copilot, which read Claude's settings, the same); the engine says deny."""
+    if host in ("cursor", "gemini"):
+        rules = {"allow": ["git", "find", "xargs", "env", "nice", "timeout", "sudo"], "deny": ["git push"]}
+    else:
+        rules = {"allow": ["git:*", "find:*", "xargs:*", "trap:*", "env:*", "nice:*", "timeout:*", "sudo:*"],
+                 "ask": [], "deny": ["git push:*"]}
+    (isolated_home / "work").mkdir(exist_ok=True)
+    command = command.replace("PATHSTUB", str(stubs))
+    if host in HOSTS and not command.startswith(("sudo", "watch", "/usr/bin")):
+        check_wrapped(host, rules, command, isolated_home, stubs)  # bash runs it: the model agrees
+    else:
+        write_settings(isolated_home, host if host in HOSTS else "claude", rules)
+    decision = rewrite.decide(command, host, cwd=str(isolated_home / "work"))
+    assert decision.code == 2, decision
+    adapter = HOST_ADAPTERS[host]
+    answer = hooks.respond(adapter, adapter.sample(command, str(isolated_home / "work"))).answer
+    assert answer_kind(answer) == "none" or answer == adapter.no_opinion, answer

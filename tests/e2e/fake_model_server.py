@@ -1,22 +1,35 @@
-"""A fake model on 127.0.0.1 for driving real agent hosts (tests/e2e/test_hosts_e2e.py): every
-conversation asks to run one shell command, then ends once the tool's result came back. Speaks the
-Anthropic Messages API (streaming and not), Gemini's generateContent (plain and SSE) and OpenAI's
-Responses API (SSE, as Codex uses it), and records every request body for the test."""
+"""A fake model on 127.0.0.1 for driving real agent hosts (tests/e2e/test_hosts_e2e.py and
+test_host_matrix_e2e.py): a conversation asks to run a script of shell commands, one tool call a
+turn, each once the previous result came back, then ends. Speaks the Anthropic Messages API
+(streaming and not), Gemini's generateContent (plain and SSE), OpenAI's Responses API (SSE, as
+Codex and Copilot use it) and OpenAI's chat completions (streaming and not, as OpenCode's
+OpenAI-compatible provider uses it), and records every request body for the test.
+
+Which command a request gets is the number of tool results its conversation already holds: the
+hosts send the whole conversation every turn, so a retried or parallel side request (a title, a
+summary) never advances the script."""
 
 from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
+from tests.e2e import fake_model_wire as wire
+
 
 class FakeModel:
-    def __init__(self, command: str) -> None:
-        self.command = command
+    def __init__(self, commands: str | Sequence[str]) -> None:
+        self.commands = [commands] if isinstance(commands, str) else list(commands)
         self.requests: list[dict[str, Any]] = []
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def command(self) -> str:
+        return self.commands[0]
 
     @property
     def url(self) -> str:
@@ -28,55 +41,38 @@ class FakeModel:
 
     def __exit__(self, *exc: object) -> None:
         self.server.shutdown()
+        self.server.server_close()
+
+    def next_command(self, answered: int) -> str | None:
+        """The command of turn `answered` (0-based), None once the script is done."""
+        return self.commands[answered] if answered < len(self.commands) else None
+
+    def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """The Anthropic content blocks to answer a Messages request with (a subclass may script
+        its own)."""
+        return wire.anthropic_reply(self.next_command, body)
+
+    def results(self) -> list[str]:
+        """The tool results the host sent back, in script order, as text: read from the request
+        that holds the most of them (the last turn's conversation holds them all)."""
+        best: list[str] = []
+        for body in self.requests:
+            found = wire.result_texts(body)
+            if len(found) > len(best):
+                best = found
+        return best
 
     def tool_results(self) -> list[dict[str, Any]]:
-        """The tool_result blocks the host sent back."""
-        found = []
-        for body in self.requests:
-            for message in body.get("messages", []):
-                content = message.get("content")
-                for block in content if isinstance(content, list) else []:
-                    if isinstance(block, dict) and block.get("type") == "tool_result":
-                        found.append(block)
-        return found
+        """The Anthropic tool_result blocks the host sent back."""
+        return [block for body in self.requests for block in wire.anthropic_results(body)]
 
     def call_outputs(self) -> list[str]:
-        """The function_call_output texts Codex sent back."""
-        return [
-            str(item.get("output"))
-            for body in self.requests
-            for item in body.get("input", [])
-            if isinstance(item, dict) and item.get("type") == "function_call_output"
-        ]
+        """The function_call_output texts Codex and Copilot sent back."""
+        return [str(item.get("output")) for body in self.requests for item in wire.responses_results(body)]
 
     def function_responses(self) -> list[dict[str, Any]]:
         """Gemini's functionResponse parts the host sent back."""
-        return [
-            part["functionResponse"]
-            for body in self.requests
-            for content in body.get("contents", [])
-            for part in content.get("parts", [])
-            if isinstance(part, dict) and "functionResponse" in part
-        ]
-
-    def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
-        """The content blocks to answer with."""
-        tools = {tool.get("name") for tool in body.get("tools", []) if isinstance(tool, dict)}
-        last = body.get("messages", [{}])[-1]
-        content = last.get("content")
-        answered = isinstance(content, list) and any(
-            isinstance(b, dict) and b.get("type") == "tool_result" for b in content
-        )
-        if "Bash" in tools and not answered:
-            return [
-                {
-                    "type": "tool_use",
-                    "id": "toolu_01",
-                    "name": "Bash",
-                    "input": {"command": self.command, "description": "run it"},
-                }
-            ]
-        return [{"type": "text", "text": "done"}]
+        return [part for body in self.requests for part in wire.gemini_results(body)]
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         model = self
@@ -86,10 +82,14 @@ class FakeModel:
                 pass
 
             def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/models"):
+                    self._json({"object": "list", "data": [{"id": "fake", "object": "model"}]})
+                    return
                 self._json({})
 
             def do_HEAD(self) -> None:
                 self.send_response(200)
+                self.send_header("content-length", "0")
                 self.end_headers()
 
             def do_POST(self) -> None:
@@ -100,27 +100,37 @@ class FakeModel:
                     body = {}
                 if ":countTokens" in self.path:
                     self._json({"totalTokens": 10})
-                    return
-                if ":generateContent" in self.path or ":streamGenerateContent" in self.path:
+                elif ":generateContent" in self.path or ":streamGenerateContent" in self.path:
                     model.requests.append(body)
-                    self._gemini(gemini_reply(model, body))
-                    return
-                if "count_tokens" in self.path:
+                    self._gemini(wire.gemini_reply(model.next_command, body))
+                elif "count_tokens" in self.path:
                     self._json({"input_tokens": 10})
-                    return
-                if self.path.startswith("/v1/responses"):
+                elif self.path.startswith("/v1/responses"):
                     model.requests.append(body)
-                    self._responses(responses_reply(model, body))
-                    return
-                if not self.path.startswith("/v1/messages"):
-                    self._json({})
-                    return
-                model.requests.append(body)
-                blocks = model.reply(body)
-                if body.get("stream"):
-                    self._stream(blocks, body.get("model", "claude"))
+                    self._sse(wire.responses_events(wire.responses_reply(model.next_command, body)))
+                elif self.path.startswith("/v1/chat/completions"):
+                    model.requests.append(body)
+                    self._chat(body)
+                elif self.path.startswith("/v1/messages"):
+                    model.requests.append(body)
+                    self._messages(body)
                 else:
-                    self._json(_message(blocks, body.get("model", "claude")))
+                    self._json({})
+
+            def _messages(self, body: dict[str, Any]) -> None:
+                blocks = model.reply(body)
+                name = body.get("model", "claude")
+                if body.get("stream"):
+                    self._sse(wire.anthropic_events(blocks, name))
+                else:
+                    self._json(wire.anthropic_message(blocks, name))
+
+            def _chat(self, body: dict[str, Any]) -> None:
+                message = wire.chat_reply(model.next_command, body)
+                if body.get("stream"):
+                    self._sse(wire.chat_chunks(message), named=False, done=True)
+                else:
+                    self._json(wire.chat_completion(message))
 
             def _json(self, data: object) -> None:
                 raw = json.dumps(data).encode()
@@ -134,154 +144,20 @@ class FakeModel:
                 if "alt=sse" not in self.path:
                     self._json(answer)
                     return
-                self.send_response(200)
-                self.send_header("content-type", "text/event-stream")
-                self.end_headers()
-                self.wfile.write(f"data: {json.dumps(answer)}\n\n".encode())
-                self.wfile.flush()
+                self._sse([answer], named=False)
 
-            def _responses(self, items: list[dict[str, Any]]) -> None:
+            def _sse(self, events: list[dict[str, Any]], named: bool = True, done: bool = False) -> None:
+                """Server-sent events, the stream closed at the end (no keep-alive on a stream)."""
                 self.send_response(200)
                 self.send_header("content-type", "text/event-stream")
+                self.send_header("connection", "close")
                 self.end_headers()
-                usage = {
-                    "input_tokens": 10,
-                    "input_tokens_details": {"cached_tokens": 0},
-                    "output_tokens": 5,
-                    "output_tokens_details": {"reasoning_tokens": 0},
-                    "total_tokens": 15,
-                }
-                head = {
-                    "id": "resp_1",
-                    "object": "response",
-                    "status": "in_progress",
-                    "model": "fake",
-                    "output": [],
-                }
-                events: list[dict[str, Any]] = [{"type": "response.created", "response": head}]
-                for i, item in enumerate(items):
-                    events += [
-                        {"type": "response.output_item.added", "output_index": i, "item": item},
-                        {"type": "response.output_item.done", "output_index": i, "item": item},
-                    ]
-                done = {**head, "status": "completed", "output": items, "usage": usage}
-                events.append({"type": "response.completed", "response": done})
                 for event in events:
-                    self.wfile.write(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
+                    head = f"event: {event['type']}\n" if named else ""
+                    self.wfile.write(f"{head}data: {json.dumps(event)}\n\n".encode())
+                if done:
+                    self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
-
-            def _stream(self, blocks: list[dict[str, Any]], name: str) -> None:
-                self.send_response(200)
-                self.send_header("content-type", "text/event-stream")
-                self.end_headers()
-                for event in _events(blocks, name):
-                    self.wfile.write(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
-                self.wfile.flush()
+                self.close_connection = True
 
         return Handler
-
-
-def _message(blocks: list[dict[str, Any]], name: str) -> dict[str, Any]:
-    stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
-    return {
-        "id": "msg_01",
-        "type": "message",
-        "role": "assistant",
-        "model": name,
-        "content": blocks,
-        "stop_reason": stop,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 5},
-    }
-
-
-def _events(blocks: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
-    head = _message([], name)
-    stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
-    head["stop_reason"] = None
-    events: list[dict[str, Any]] = [{"type": "message_start", "message": head}]
-    for i, block in enumerate(blocks):
-        if block["type"] == "text":
-            events += [
-                {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}},
-                {
-                    "type": "content_block_delta",
-                    "index": i,
-                    "delta": {"type": "text_delta", "text": block["text"]},
-                },
-            ]
-        else:
-            start = {**block, "input": {}}
-            events += [
-                {"type": "content_block_start", "index": i, "content_block": start},
-                {
-                    "type": "content_block_delta",
-                    "index": i,
-                    "delta": {"type": "input_json_delta", "partial_json": json.dumps(block["input"])},
-                },
-            ]
-        events.append({"type": "content_block_stop", "index": i})
-    events += [
-        {
-            "type": "message_delta",
-            "delta": {"stop_reason": stop, "stop_sequence": None},
-            "usage": {"output_tokens": 5},
-        },
-        {"type": "message_stop"},
-    ]
-    return events
-
-
-def gemini_reply(model: FakeModel, body: dict[str, Any]) -> dict[str, Any]:
-    """A functionCall to run_shell_command when the host offers it and has not answered yet."""
-    names = {
-        d.get("name")
-        for tool in body.get("tools", [])
-        if isinstance(tool, dict)
-        for d in tool.get("functionDeclarations", [])
-        if isinstance(d, dict)
-    }
-    contents = body.get("contents", [])
-    last = contents[-1].get("parts", []) if contents else []
-    answered = any(isinstance(part, dict) and "functionResponse" in part for part in last)
-    if "run_shell_command" in names and not answered:
-        parts: list[dict[str, Any]] = [
-            {"functionCall": {"name": "run_shell_command", "args": {"command": model.command}}}
-        ]
-    else:
-        parts = [{"text": "done"}]
-    return {
-        "candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
-        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
-    }
-
-
-def responses_reply(model: FakeModel, body: dict[str, Any]) -> list[dict[str, Any]]:
-    """A call of Codex's shell tool (whichever of its names it offers), then a final message."""
-    names = {tool.get("name") for tool in body.get("tools", []) if isinstance(tool, dict)}
-    if any(isinstance(i, dict) and i.get("type") == "function_call_output" for i in body.get("input", [])):
-        return [
-            {
-                "type": "message",
-                "role": "assistant",
-                "id": "msg_2",
-                "content": [{"type": "output_text", "text": "done"}],
-            }
-        ]
-    if "bash" in names:  # Copilot CLI
-        name, args = "bash", {"command": model.command, "description": "run it"}
-    elif "exec_command" in names:
-        name, args = "exec_command", {"cmd": model.command}
-    elif "shell_command" in names:
-        name, args = "shell_command", {"command": model.command}
-    else:
-        name, args = "shell", {"command": ["bash", "-lc", model.command]}
-    return [
-        {
-            "type": "function_call",
-            "id": "fc_1",
-            "call_id": "call_1",
-            "name": name,
-            "arguments": json.dumps(args),
-        }
-    ]

@@ -2,7 +2,8 @@
 
 The project is real code: the installed click package's source, copied into a git repository
 with a few tests of its IntRange clamping. Two identical copies are made; in one every command
-runs as typed, in the other as `rtk hook claude` rewrote it (what Claude Code would run). The
+runs as typed, in the other as Claude Code would with rtk's two hooks: runners (pytest) rewritten to `rtk X` by
+PreToolUse, readers (git status, diff, log) run as typed and their output replaced by PostToolUse. The
 session: git status, git diff, pytest (a bug was introduced: fails), the fix, pytest again
 (passes), git log, git commit. Each step must give the same exit code; the rewritten output must
 name every failing test id and every touched file the raw output names, and the two
@@ -84,6 +85,19 @@ def rewritten(command: str, env: dict[str, str]) -> str:
     return json.loads(result.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
 
 
+def replaced(command: str, output: str, cwd: Path, env: dict[str, str]) -> str | None:
+    """What Claude Code's PostToolUse hook puts in place of a command's merged output, or None."""
+    payload = json.dumps({"hook_event_name": "PostToolUse", "tool_name": "Bash", "cwd": str(cwd),
+                          "tool_input": {"command": command},
+                          "tool_response": {"stdout": output, "stderr": "", "interrupted": False, "isImage": False}})
+    result = subprocess.run([*rtk_executable(), "hook", "claude"], input=payload, env=env, capture_output=True,
+                            text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    if not result.stdout.strip():
+        return None
+    return json.loads(result.stdout)["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+
+
 def run(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300,
                           check=False)
@@ -101,10 +115,16 @@ class Session:
         self.raw_chars = self.rtk_chars = 0
 
     def step(self, command: str) -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:
+        """Run as Claude Code would with both hooks: a runner rewritten before it runs, a reader
+        run as typed and its (successful) output replaced after (the post path)."""
         via_hook = rewritten(command, self.env)
-        assert via_hook.startswith(rtk_executable()[0]) or "rtk" in via_hook, via_hook
         raw, rtk = run(command, self.raw, self.env), run(via_hook, self.rtk, self.env)
         assert rtk.returncode == raw.returncode, (command, raw.stdout, rtk.stdout, rtk.stderr)
+        if via_hook == command:
+            text = replaced(command, rtk.stdout + rtk.stderr, self.rtk, self.env) if rtk.returncode == 0 else None
+            assert text is not None or rtk.returncode != 0, f"neither path took `{command}`"
+            rtk = subprocess.CompletedProcess(rtk.args, rtk.returncode, text if text is not None else rtk.stdout,
+                                              "" if text is not None else rtk.stderr)
         self.raw_chars += len(raw.stdout + raw.stderr)
         self.rtk_chars += len(rtk.stdout + rtk.stderr)
         return raw, rtk

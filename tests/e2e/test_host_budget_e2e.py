@@ -27,10 +27,11 @@ def test_value(n):
 '''
 
 
-def rtk(args: list[str], cwd: Path, claude: bool) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "CLAUDECODE"}
+def rtk(args: list[str], cwd: Path, claude: bool, **host: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDECODE" and not k.startswith("CODEX_")}
     if claude:
         env["CLAUDECODE"] = "1"
+    env.update(host)
     return subprocess.run([*rtk_executable(), *args], cwd=cwd, capture_output=True, text=True, env=env,
                           timeout=120, check=False)
 
@@ -66,3 +67,14 @@ def test_a_long_file_read_fits_with_its_outline(tmp_path: Path) -> None:
 def test_a_short_output_is_untouched(tmp_path: Path, claude: bool) -> None:
     (tmp_path / "small.py").write_text("print('hello')\n" * 50)
     assert rtk(["cat", "small.py"], tmp_path, claude).stdout == "print('hello')\n" * 50
+
+
+def test_under_codex_a_failing_run_fits_its_10_kb_cut(tmp_path: Path) -> None:
+    """Codex (it sets CODEX_THREAD_ID) keeps ~10,000 bytes of a tool output: rtk's form fits."""
+    (tmp_path / "test_many.py").write_text(MANY_FAILURES)
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_many.py"]
+    folded = rtk(argv, tmp_path, claude=False, CODEX_THREAD_ID="t1")
+    printed = folded.stdout + folded.stderr
+    assert folded.returncode == 1 and len(printed.encode()) <= 10_000, len(printed)
+    assert "test_many.py::test_value[0]" in printed and "pytest: 299 failed, 1 passed" in printed
+    assert "[full output: rtk recall " in printed

@@ -1,19 +1,18 @@
 """The real agent hosts with rtk's hook as `rtk init` installs it, driven by a fake model on 127.0.0.1
-that asks to run one shell command. Per permission mode and command: the rewrite took effect,
-nothing the mode forbids ran, and nothing was denied that the raw command (no hook) would have run.
+that asks to run one shell command: per host, permission mode and command, nothing the mode forbids
+ran, nothing was denied that the raw command (no hook) would have run, and the hook took the path
+meant for it (the readers Claude Code and Copilot run silently: the post path, their output replaced
+after the host ran them; runners and writes: the rewrite). test_host_matrix_e2e.py runs the issue's
+whole matrix; these are the modes and flags it does not vary.
 
-The hosts come from npm; CI installs them with
-    npm install --prefix "$RTK_HOSTS_PREFIX" @anthropic-ai/claude-code @google/gemini-cli @openai/codex \
-        @github/copilot
-(default prefix /tmp/rtk-hosts). Without them the tests skip, saying so. The hosts run headless
-(`-p`): a command they would ask about is denied there ("This command requires approval"), which
-is exactly the outcome to compare.
+The hosts come from npm (tests/e2e/hosts.py says where it looks; .ci/tools installs them); without
+them the tests skip, saying so. The hosts run headless (`-p`): a command they would ask about is
+denied there ("This command requires approval"), which is exactly the outcome to compare.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,32 +20,30 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import rtk_executable
 from tests.e2e.fake_model_server import FakeModel
-
-PREFIX = Path(os.environ.get("RTK_HOSTS_PREFIX", "/tmp/rtk-hosts"))
-CHECKOUT = Path(__file__).resolve().parents[2]  # .ci/tools installs npm tools here
-
-
-def host_bin(name: str) -> Path:
-    """The host's npm launcher: under RTK_HOSTS_PREFIX, else in this checkout's node_modules."""
-    for prefix in (PREFIX, CHECKOUT):
-        if (found := prefix / "node_modules" / ".bin" / name).exists():
-            return found
-    return PREFIX / "node_modules" / ".bin" / name
-
+from tests.e2e.hosts import (
+    INSTALL,
+    audit_fields,
+    commit_count,
+    hermetic_env,
+    host_bin,
+    init_hook,
+    merge_json,
+    run_host,
+)
 
 CLAUDE, GEMINI, CODEX, COPILOT = (host_bin(name) for name in ("claude", "gemini", "codex", "copilot"))
-INSTALL = (
-    f"npm install --prefix {PREFIX} @anthropic-ai/claude-code @google/gemini-cli @openai/codex "
-    "@github/copilot"
-)
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 needs_claude = pytest.mark.skipif(not CLAUDE.exists(), reason=f"Claude Code is not installed: {INSTALL}")
 needs_gemini = pytest.mark.skipif(not GEMINI.exists(), reason=f"Gemini CLI is not installed: {INSTALL}")
 needs_codex = pytest.mark.skipif(not CODEX.exists(), reason=f"Codex CLI is not installed: {INSTALL}")
 needs_copilot = pytest.mark.skipif(not COPILOT.exists(), reason=f"Copilot CLI is not installed: {INSTALL}")
-DENIALS = ("requires approval", "has been denied")  # a prompt nobody answers (-p), dontAsk's refusal
+# a prompt nobody answers (-p), dontAsk's refusal, and Claude Code 2.1.332's plan mode, which checks
+# writes with auto mode's server-side classifier that a fake model server cannot pass (the session
+# then ends with exit 1, nothing run)
+DENIALS = ("requires approval", "has been denied", "Auto mode is unavailable")
+AUTO_MODE_REFUSAL = "auto mode could not check"
+READER = [["skip:post", "git status", ""], ["post:replace", "git status", ""]]  # Claude's two hooks
 
 
 class Run:
@@ -65,57 +62,14 @@ class Run:
 
 
 def project(tmp_path: Path, name: str) -> tuple[Path, dict[str, str]]:
+    """A git work tree with one file under root/work, HOME and rtk's data beside it."""
     root = tmp_path / name
-    home, work = root / "home", root / "work"
-    (home / ".claude").mkdir(parents=True)
-    work.mkdir()
-    gitconfig = root / "gitconfig"
-    gitconfig.write_text("[user]\n\tname = E2E\n\temail = e2e@example.com\n[init]\n\tdefaultBranch = main\n")
-    env = {
-        **os.environ,
-        "HOME": str(home),
-        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-        "PATH": os.path.dirname(rtk_executable()[0]) + os.pathsep + os.environ.get("PATH", ""),
-        "GIT_CONFIG_GLOBAL": str(gitconfig),
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "RTK_HOOK_AUDIT": "1",
-        "RTK_AUDIT_DIR": str(root / "audit"),
-        "XDG_DATA_HOME": str(root / "data"),
-        "XDG_CONFIG_HOME": str(root / "config"),
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "DISABLE_AUTOUPDATER": "1",
-        "DISABLE_TELEMETRY": "1",
-        "ANTHROPIC_API_KEY": "sk-ant-e2e",
-    }
+    work = root / "work"
+    work.mkdir(parents=True)
+    env = hermetic_env(root)
     subprocess.run(["git", "init", "-q"], cwd=work, env=env, check=True)
     (work / "notes.txt").write_text("x\n")
     return root, env
-
-
-def audit_fields(root: Path) -> list[list[str]]:
-    """The hook's audit lines (action, command, rewrite), fields as written."""
-    audit_log = root / "audit" / "hook-audit.log"
-    return [line.split(" | ")[1:] for line in audit_log.read_text().splitlines()] if audit_log.exists() else []
-
-
-def commit_count(root: Path, env: dict[str, str]) -> int:
-    """Commits in the project: a probe `git commit` that went through shows up here."""
-    log = subprocess.run(["git", "rev-list", "--all", "--count"], cwd=root / "work", env=env,
-                         capture_output=True, text=True, check=False)
-    return int(log.stdout.strip() or 0)
-
-
-def init_hook(env: dict[str, str], agent: str = "") -> None:
-    """`rtk init -g` for one host, as a user installs the hook."""
-    subprocess.run([*rtk_executable(), "init", "-g", *(["--agent", agent] if agent else [])], env=env, check=True,
-                   capture_output=True)
-
-
-def run_host(argv: list[str], root: Path, env: dict[str, str], timeout: int = 300) -> None:
-    """One headless host session in the project's work tree; it must end cleanly."""
-    proc = subprocess.run(argv, cwd=root / "work", env=env, capture_output=True, text=True, timeout=timeout,
-                          check=False)
-    assert proc.returncode == 0, proc.stderr[-2000:]
 
 
 def drive(
@@ -131,44 +85,33 @@ def drive(
     if hook:
         init_hook(env)
     if settings:
-        path = root / "home" / ".claude" / "settings.json"
-        doc = json.loads(path.read_text()) if path.exists() else {}
-        path.write_text(json.dumps({**doc, **settings}))
+        merge_json(root / "home" / ".claude" / "settings.json", settings)
     with FakeModel(command) as model:
         env["ANTHROPIC_BASE_URL"] = model.url
-        run_host(
-            [
-                str(CLAUDE),
-                "-p",
-                "run the command",
-                "--permission-mode",
-                mode,
-                "--output-format",
-                "json",
-                "--max-turns",
-                "3",
-                *flags,
-            ],
-            root,
-            env,
-            timeout=180,
-        )
+        argv = [str(CLAUDE), "-p", "run the command", "--permission-mode", mode, "--output-format", "json",
+                "--max-turns", "3", *flags]
+        refused = run_host(argv, root / "work", env, timeout=180, refusals=(AUTO_MODE_REFUSAL,))
         results = model.tool_results()
-    audit = audit_fields(root)
-    return Run(results[0] if results else None, audit, commit_count(root, env))
+    if refused and not results:
+        results = [{"content": f"has been denied: {refused.strip()[:200]}", "is_error": True}]
+    return Run(results[0] if results else None, audit_fields(root), commit_count(root / "work", env))
 
 
-MODES = ["default", "acceptEdits", "plan", "dontAsk"]
+# default mode: test_host_matrix_e2e.py runs the same reader and commit in Claude Code's default mode
+MODES = ["acceptEdits", "plan", "dontAsk"]
 
 
 @needs_claude
 @pytest.mark.parametrize("mode", MODES)
-def test_read_only_command_is_rewritten_and_runs_without_asking(tmp_path: Path, mode: str) -> None:
+def test_a_reader_runs_as_with_no_hook_and_the_model_reads_rtk(tmp_path: Path, mode: str) -> None:
+    """`git status`: the pre hook leaves it to Claude (which runs it silently in every mode), the
+    post hook replaces what it printed with rtk's form."""
     raw = drive(tmp_path, "raw", "git status", mode, hook=False)
     hooked = drive(tmp_path, "hooked", "git status", mode, hook=True)
-    assert raw.ran, raw.result
+    assert raw.ran and "On branch" in str(raw.result), raw.result
     assert hooked.ran, hooked.result  # nothing denied that the raw command would have run
-    assert hooked.audit == [["rewrite", "git status", "rtk git status"]]
+    assert "On branch" not in str(hooked.result) and "branch main" in str(hooked.result), hooked.result
+    assert hooked.audit == READER
 
 
 @needs_claude
@@ -190,7 +133,8 @@ def test_an_allow_rule_carries_over_to_the_rtk_form(tmp_path: Path) -> None:
     hooked = drive(tmp_path, "hooked", probe, "default", hook=True, settings=rules)
     assert raw.ran and raw.commits == 1, raw.result
     assert hooked.ran and hooked.commits == 1, hooked.result
-    assert hooked.audit == [["rewrite", probe, f"rtk {probe}"]]
+    # a runner's rewrite is already rtk's: the post hook leaves its output alone
+    assert hooked.audit == [["rewrite", probe, f"rtk {probe}"], ["post:skip", f"rtk {probe}", ""]]
 
 
 @needs_claude
@@ -241,7 +185,7 @@ def gemini(
                 "--model",
                 "gemini-2.5-flash",
             ],
-            root,
+            root / "work",
             env,
         )
         responses = model.function_responses()
@@ -304,12 +248,12 @@ def codex(
                 *flags,
                 "run the command",
             ],
-            root,
+            root / "work",
             env,
         )
         outputs = model.call_outputs()
     audit = audit_fields(root)
-    return outputs, audit, commit_count(root, env)
+    return outputs, audit, commit_count(root / "work", env)
 
 
 @needs_codex
@@ -353,45 +297,45 @@ def copilot(
         )
         run_host(
             [str(COPILOT), "-p", "run the command", *flags],
-            root,
+            root / "work",
             env,
         )
         outputs = model.call_outputs()
     audit = audit_fields(root)
-    return outputs, audit, commit_count(root, env)
+    return outputs, audit, commit_count(root / "work", env)
 
 
 @needs_copilot
-def test_copilot_read_only_command_is_rewritten_and_runs_without_asking(tmp_path: Path) -> None:
+def test_copilot_runs_a_reader_itself_and_the_model_reads_rtk(tmp_path: Path) -> None:
+    """No rewrite for Copilot: it runs `git status` as it would, the post hook replaces the output
+    (Copilot's exit line kept)."""
     raw, _, _ = copilot(tmp_path, "raw", "git status", False)
     hooked, audit, _ = copilot(tmp_path, "hooked", "git status", True)
     assert "On branch" in raw[0] and "exit code 0" in hooked[0] and "On branch" not in hooked[0]
-    assert audit == [["rewrite", "git status", "rtk git status"]]
+    assert audit == [["post:replace", "git status", ""]]
 
 
 @needs_copilot
 @pytest.mark.parametrize("flags", [(), ("--allow-all-tools",)])
-def test_copilot_asks_about_the_rtk_form_what_it_asks_about_raw(
-    tmp_path: Path, flags: tuple[str, ...]
-) -> None:
-    """Headless without --allow-all-tools a commit is refused ("Permission denied"), raw or
-    rewritten; with it, both run."""
+def test_copilot_decides_a_commit_as_with_no_hook(tmp_path: Path, flags: tuple[str, ...]) -> None:
+    """Headless without --allow-all-tools a commit is refused ("Permission denied"), hook or not;
+    with it, both run. The hook never rewrites for Copilot, so its rules see the command itself."""
     probe = "git commit --allow-empty -m probe"
     raw, _, raw_commits = copilot(tmp_path, "raw", probe, False, *flags)
     hooked, audit, hooked_commits = copilot(tmp_path, "hooked", probe, True, *flags)
     assert hooked_commits == raw_commits == (1 if flags else 0), (raw, hooked)
     assert ("Permission denied" in hooked[0]) is ("Permission denied" in raw[0])
-    assert audit == [["ask", probe, f"rtk {probe}"]]
+    assert not [action for action, *_ in audit if not action.startswith("post:")], audit
 
 
 @needs_copilot
 def test_copilot_deny_tool_flag_still_applies(tmp_path: Path) -> None:
-    """`--allow-all-tools --deny-tool 'shell(git push)'`: Copilot refuses `git push`; the hook reads
-    the flag from Copilot's command line and leaves the command alone (a rewrite would slip by)."""
+    """`--allow-all-tools --deny-tool 'shell(git push)'`: Copilot refuses `git push`, and the hook,
+    which never rewrites for Copilot, has nothing to replace (a refused command runs no post hook)."""
     flags = ("--allow-all-tools", "--deny-tool", "shell(git push)")
     hooked, audit, _ = copilot(tmp_path, "hooked", "git push origin main", True, *flags)
     assert "denied" in hooked[0]
-    assert audit == [["skip:deny_rule", "git push origin main", ""]]
+    assert not [action for action, *_ in audit if not action.startswith("post:")], audit
 
 
 @needs_claude

@@ -78,10 +78,23 @@ def replay(command: str, raw: bytes, exit_code: int, chunk: int = CHUNK) -> str:
 
 
 def fact_kept(fact: str, printed: str) -> bool:
-    """The fact syntax of ../shared/bench/corpus.py: plain substring, `@loc PATH:LINE`, `A ||| B`."""
+    """The fact syntax of ../shared/bench/corpus.py: plain substring, `@loc PATH:LINE`, `A ||| B`;
+    and `@path PATH`: the path as printed, or its name listed on its directory's line (find's
+    grouped layout: `./src/requests/ (16): api.py auth.py ...`)."""
     plain = ANSI_RE.sub("", printed)
-    return any(_loc_kept(alt[5:].strip(), plain) if alt.startswith("@loc ") else alt in plain
+    return any(_loc_kept(alt[5:].strip(), plain) if alt.startswith("@loc ")
+               else _path_kept(alt[6:].strip(), plain) if alt.startswith("@path ") else alt in plain
                for alt in fact.split(" ||| "))
+
+
+def _path_kept(path: str, plain: str) -> bool:
+    from rtk.filters.find.group import quoted, split_path
+
+    if path in plain:
+        return True
+    directory, name = split_path(path)
+    return any(line.startswith(f"{directory} (") and quoted(name) in line.partition("): ")[2].split(" ")
+               for line in plain.splitlines())
 
 
 def _loc_kept(spec: str, plain: str) -> bool:

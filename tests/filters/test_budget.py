@@ -2,7 +2,7 @@
 start, what failed, the end, a marker per left-out run and the hint, within the limit."""
 from __future__ import annotations
 
-from rtk.filters.budget import CLAUDE_CODE_LIMIT, Fold, fit_to_budget, host_limit
+from rtk.filters.budget import CLAUDE_CODE_LIMIT, CODEX_LIMIT, Fold, fit_to_budget, host_limit, host_of
 from rtk.filters.content.outline import Outline
 
 
@@ -58,6 +58,35 @@ def test_the_fold_is_incremental_and_bounded() -> None:
 
 
 def test_only_claude_code_sets_a_limit() -> None:
-    assert host_limit({}) is None and host_limit({"CLAUDECODE": "0"}) is None
+    assert host_limit({}) is None and host_limit({"CLAUDECODE": "0"}) is None and host_limit({"CLAUDECODE": "off"}) is None
     assert host_limit({"CLAUDECODE": "1"}) == CLAUDE_CODE_LIMIT == 30_000
     assert host_limit({"CLAUDECODE": "1"}, {"claude_code_max_chars": 50_000}) == 50_000
+
+
+def test_under_the_host_limit_the_start_is_written_at_once() -> None:
+    from rtk.filters.base import Line, Stream
+    from rtk.run.budgeted import BudgetedWriter
+    from rtk.run.pipeline import Writer
+
+    printed: list[bytes] = []
+    inner = Writer(printed.append)
+    inner.broken = {1, 2}
+    writer = BudgetedWriter(inner, 30_000)
+    writer.write([Line(f"Server listening on :{8000 + n}", Stream.STDOUT) for n in range(10)])
+    assert b"".join(printed).decode().splitlines()[0] == "Server listening on :8000"  # before the end
+    writer.write([Line(f"GET /item/{n} 200", Stream.STDOUT) for n in range(5_000)])
+    writer.close("abc123")
+    lines = b"".join(printed).decode().splitlines()
+    assert len(b"".join(printed)) <= 30_000 and lines[-1] == "[full output: rtk recall abc123]"
+    assert lines[:10] == [f"Server listening on :{8000 + n}" for n in range(10)]
+    assert lines.count("Server listening on :8000") == 1 and lines[-2] == "GET /item/4999 200"
+
+
+def test_codex_is_known_by_the_variables_it_sets_and_gets_its_own_limit() -> None:
+    """Codex cuts every tool output at ~10,000 bytes (seen with 0.171: "Warning: truncated output")."""
+    for name in ("CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_PERMISSION_PROFILE"):
+        assert host_of({name: "x"}) == "codex"
+        assert host_limit({name: "x"}) == CODEX_LIMIT < 10_000
+    assert host_limit({"CODEX_THREAD_ID": "t"}, {"codex_max_chars": 20_000}) == 20_000
+    assert host_of({"CODEX_THREAD_ID": ""}) is None and host_of({}) is None
+    assert host_of({"CLAUDECODE": "1", "CODEX_THREAD_ID": "t"}) == "claude"

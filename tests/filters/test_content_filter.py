@@ -110,3 +110,11 @@ def test_under_a_host_limit_the_whole_answer_fits() -> None:
     small = [f"x = {n}" for n in range(1_000)]
     _, out = run(["cat", "small.py"], small, {"output_max_chars": 30_000})
     assert out == small  # 8 KB: whole
+
+
+def test_a_configured_size_above_the_default_is_honoured() -> None:
+    lines = [f"line {n} " + "x" * 100 for n in range(1_500)]  # 165 KB: over the 100 KB default
+    filt, out = run(["cat", "big.txt"], lines, {"content_max_bytes": 256 * 1024})
+    assert out == lines and not filt.elided
+    filt, out = run(["cat", "big.txt"], lines, {})
+    assert filt.elided

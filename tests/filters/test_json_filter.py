@@ -91,3 +91,40 @@ def test_curl_to_dev_null_still_says_what_was_transferred() -> None:
     meter = "100 93124  100 93124    0     0  3623k      0 --:--:-- --:--:-- --:--:-- 3637k"
     _, out = run(["curl", "-o", "/dev/null", "https://x"], [meter])
     assert out == [f"curl: transfer {meter}"]
+
+
+def test_a_list_of_keys_is_printed_whole() -> None:
+    names = [f"node_modules/package-number-{i}" for i in range(300)]  # 12 KB: over the exact budget
+    filt, out = run(["jq", ".packages | keys", "package-lock.json"], json.dumps(names, indent=2).splitlines())
+    assert out == json.dumps(names, indent=2).splitlines() and not filt.elided
+
+
+def test_a_long_list_keeps_its_start_end_and_count() -> None:
+    names = [f"node_modules/package-number-{i}" for i in range(3000)]
+    filt, out = run(["jq", "keys"], json.dumps(names, indent=2).splitlines())
+    assert out[1] == "[3,000 strings]" and out[2] == '  "node_modules/package-number-0"' and filt.elided
+    assert out[-1] == '  "node_modules/package-number-2999"' and any(line.endswith(" more") for line in out)
+
+
+def test_an_api_object_of_scalars_is_printed_whole() -> None:
+    repo = {f"field_{i}_url": f"https://api.github.com/repos/o/r/{i}/{'x' * 30}" for i in range(80)}
+    lines = json.dumps(repo, indent=2).splitlines()  # 7 KB whose outline would be as long
+    filt, out = run(["curl", "-s", "https://api.github.com/repos/o/r"], lines)
+    assert out == lines and not filt.elided
+
+
+def test_the_outline_grows_with_the_document() -> None:
+    def doc(n: int) -> list[str]:
+        return json.dumps({"versions": {f"1.{i}.0": {"version": f"1.{i}.0", "deps": {"a": "^1"}}
+                                        for i in range(n)}}, indent=2).splitlines()
+
+    small = "\n".join(run(["jq", "."], doc(60))[1])
+    large = "\n".join(run(["jq", "."], doc(3000))[1])
+    assert small.startswith("JSON outline") and large.startswith("JSON outline")
+    assert len(large) > 3 * len(small) and "1.199.0, ... 2,600 more, 1.2800.0" in large  # 400 keys named, not 80
+
+
+def test_under_a_host_limit_the_outline_fits() -> None:
+    big = {f"key{i}": {"value": "v" * 50, "n": i} for i in range(5000)}
+    _, out = run(["jq", "."], json.dumps(big).splitlines(), {"output_max_chars": 30_000})
+    assert sum(len(line) + 1 for line in out) < 30_000

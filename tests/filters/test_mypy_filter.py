@@ -1,4 +1,5 @@
-"""The mypy filter on real captures: wrapped messages joined, notes under their error."""
+"""The mypy filter on real captures: grouped by file, every line kept, wrapped messages joined,
+notes under their error."""
 from __future__ import annotations
 
 import re
@@ -16,6 +17,17 @@ def run(case: str) -> tuple[object, list[str]]:
     return filt, replay(filt, raw_lines("mypy", case))
 
 
+def places(out: list[str]) -> list[str]:
+    """`path:line[:col]` of every error printed: a group's file line, then `  L40, L46 error: ...`."""
+    path, found = "", []
+    for line in out:
+        if not line.startswith(" ") and ": " not in line:
+            path = line.removesuffix(" (continued)")
+        elif (m := re.match(r"^  ((?:L\d+(?::\d+)?(?: \([^)]*\))?, )*L\d+(?::\d+)?(?: \([^)]*\))?) error: ", line)):
+            found += [f"{path}:{where[1:]}" for where in re.findall(r"L\d+(?::\d+)?", m[1])]
+    return found
+
+
 def test_launchers_reach_mypy() -> None:
     assert filter_name_for(["python3", "-m", "mypy", "src"]) == "mypy"
     assert filter_name_for(["dmypy", "run", "--", "src"]) == "mypy"
@@ -23,8 +35,9 @@ def test_launchers_reach_mypy() -> None:
 
 def test_pretty_messages_are_joined_and_source_lines_dropped() -> None:
     filt, out = run("requests_strict_pretty")
-    assert ('src/requests/compat.py:81: error: Module "urllib.request" has no attribute '
-            '"proxy_bypass_environment"  [attr-defined]') in out
+    at = out.index("src/requests/compat.py")
+    assert ('  L81 error: Module "urllib.request" has no attribute '
+            '"proxy_bypass_environment"  [attr-defined]') in out[at:at + 8]
     assert not any(line.strip().startswith("^") for line in out)
     assert filt.elided
 
@@ -37,31 +50,31 @@ def test_pretty_and_plain_give_the_same_report() -> None:
 
 def test_code_alone_on_the_wrapped_line_is_found() -> None:
     _, out = run("flask_pretty_project")
-    assert ('src/flask/json/provider.py:116: error: Argument 1 to "asdict" has incompatible type '
+    assert ('  L116 error: Argument 1 to "asdict" has incompatible type '
             '"DataclassInstance | type[DataclassInstance]"; expected "DataclassInstance"  [arg-type]') in out
 
 
 def test_notes_follow_their_error_and_repeated_notes_print_once() -> None:
     _, out = run("six_clean")
-    at = out.index("six.py:555: error: All conditional function variants must have identical signatures  [misc]")
-    assert out[at + 1:at + 5] == ["six.py:555: note: Original:",
-                                  "six.py:555: note:     def callable(object, /) -> TypeIs[Callable[..., object]]",
-                                  "six.py:555: note: Redefinition:", "six.py:555: note:     def callable(obj: Any) -> Any"]
+    at = out.index("  L555 error: All conditional function variants must have identical signatures  [misc]")
+    assert out[at + 1:at + 5] == ["    note: Original:", "    note:     def callable(object, /) -> TypeIs[Callable[..., object]]",
+                                  "    note: Redefinition:", "    note:     def callable(obj: Any) -> Any"]
     _, flask = run("flask_pretty_project")
     see = [line for line in flask if "running_mypy.html#missing-imports" in line]
     assert len(see) == 1
 
 
-def test_same_message_keeps_every_location_on_its_own_line() -> None:
+def test_same_message_in_a_file_is_one_line_with_every_place() -> None:
+    """Issue 33: --strict's one message on forty functions, as the tsc filter groups it."""
     _, out = run("requests_strict")
-    message = "Function is missing a type annotation  [no-untyped-def]"
-    first = out.index(f"src/requests/structures.py:40: error: {message}")
-    at = [first]
-    for n in (46, 51, 54, 57, 60, 67, 79, 86, 90, 93, 98):  # each later place on its own line, in order
-        where = f"src/requests/structures.py:{n}: error: "
-        at.append(next(i for i, line in enumerate(out)
-                       if line in (where + message, where + "(same as line 40)")))
-    assert at == sorted(at)
+    at = out.index("src/requests/structures.py")
+    assert ("  L40, L46, L51, L54, L57, L60, L67, L79, L86, L90, L93, L98 error: "
+            "Function is missing a type annotation  [no-untyped-def]") in out[at:at + 12]
+
+
+def test_error_context_follows_each_place() -> None:
+    _, out = run("tabulate_strict_context")
+    assert any(line.startswith('  L6 (In function "assert_equal"), L12 (In function "assert_in"),') for line in out)
 
 
 def test_summary_is_verbatim_and_counts_match() -> None:
@@ -81,14 +94,15 @@ def test_success_and_usage_errors_pass_through() -> None:
 
 @pytest.mark.parametrize("case", ["requests_plain", "requests_strict", "requests_strict_pretty", "pygments_strict",
                                   "attrs_pretty_strict_cfg", "flask_pretty_project", "click_clean", "six_clean",
-                                  "pygments_strict_thousands", "mypy110_strict_pretty"])
+                                  "pygments_strict_thousands", "mypy110_strict_pretty", "httpx_strict",
+                                  "itsdangerous_strict_tests", "tabulate_strict_columns"])
 def test_every_error_is_listed(case: str) -> None:
     raw = raw_lines("mypy", case)
     found = next(m for line in raw if (m := re.match(r"^Found (\d+) errors? in (\d+) files?", line)))
     _, out = run(case)
     error = re.compile(r"^(\S.*?:\d+(?::\d+)?): error: \S")
     raw_places = sorted(m[1] for line in raw if (m := error.match(line)))
-    places = sorted(m[1] for line in out if (m := error.match(line)))
-    assert len(places) == int(found[1])
-    assert places == raw_places
+    printed = sorted(places(out))
+    assert len(printed) == int(found[1])
+    assert printed == raw_places
     assert out[-1].startswith(f"mypy: {int(found[1]):,} error")

@@ -9,6 +9,7 @@ from rtk.filters.pytest.collect import parent_and_name
 from rtk.filters.pytest.filter import PytestFilter
 from rtk.filters.pytest.longlines import cut_long_diff_lines
 from rtk.filters.pytest.restated import drop_restated_values
+from tests.filters.line_replay import raw_lines
 
 SEP = "=" * 30
 DASHES = "-" * 30
@@ -237,3 +238,32 @@ def test_showlocals_keeps_the_locals_after_the_source_but_not_the_arguments_befo
     assert with_locals[:6] == ["FAILED t.py::test_x", "> assert f(env) == 1",
                                "E       assert 2 == 1", "env        = <Env>", "x          = 2", "t.py:3: AssertionError"]
     assert "x          = 2" not in without
+
+
+def test_a_broken_autouse_fixture_prints_its_error_once_and_every_test_id() -> None:
+    """Issue 33: 297 tests erroring at setup on one fixture's line were printed one by one."""
+    raw = raw_lines("pytest", "itsd_autouse_fixture_errors")
+    printed, _ = run(raw)
+    assert sum(text.startswith("E       RuntimeError: database unavailable") for text in printed) == 1
+    ids = [text[6:].partition(" - ")[0] for text in raw if text.startswith("ERROR tests/")]
+    assert len(ids) == 297 and all(any(i in text for text in printed) for i in ids)
+    runs = [text for text in printed if text.startswith("ERROR at setup of ") and text.endswith(" more tests (same as above):")]
+    assert runs and sum(int(text.split()[4]) for text in runs) == sum(text.startswith("  tests/") for text in printed)
+
+
+def test_s_keeps_what_passing_tests_printed() -> None:
+    """Issue 33: `-s` asks to see the prints; without it a passing test's prints are counted."""
+    raw = raw_lines("pytest", "tabulate_s_v_prints")
+    asked, _ = run(raw, exit_code=0, argv=("pytest", "-v", "-s", "test/test_output.py", "-k", "grid"))
+    prints = [text for text in raw if text.startswith("'+-----------+")]
+    assert prints and all(text in asked for text in prints)
+    assert "printed by test/test_output.py::test_grid:" in asked
+    plain, _ = run(raw, exit_code=0, argv=("pytest", "-v", "test/test_output.py"))
+    assert not any(text in plain for text in prints)
+
+
+def test_a_dot_before_a_lower_case_print_is_a_result() -> None:
+    """`.expected: ...` (-q -s): the `.` is the previous test's result, `expected:` the next one's print."""
+    printed, _ = run(["..", ".expected: 1", "actual: 2", ".", "", "3 passed in 0.01s"], exit_code=0,
+                     argv=("pytest", "-q", "-s"))
+    assert printed[:2] == ["expected: 1", "actual: 2"]

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -103,26 +104,102 @@ def test_a_child_that_dies_of_the_signal_gives_128_plus_n() -> None:
     assert proc.wait(timeout=30) == 128 + signal.SIGTERM
 
 
-def test_nothing_the_command_left_running_outlives_rtk() -> None:
-    """A background job that let go of the output is stopped once the command is done."""
-    proc = start("sh", "-c", "sleep 300 >/dev/null 2>&1 & echo $!")
+def test_a_leftover_holding_rtks_stdin_is_stopped() -> None:
+    """No orphans for what still holds rtk's pipes or terminal: here rtk's stdin (a pipe)."""
+    proc = subprocess.Popen([*rtk_executable(), "sh", "-c", "exec 3<&0; sleep 300 <&3 >/dev/null 2>&1 & echo $!"],
+                            stdout=subprocess.PIPE, stdin=subprocess.PIPE)
     pids = read_pids(proc)
     try:
         assert proc.wait(timeout=30) == 0
-        assert gone_within(pids, 2), "a background job outlived rtk"
+        assert gone_within(pids, 2), "a job holding rtk's stdin outlived rtk"
     finally:
         kill_all(pids)
 
 
-def test_a_leftover_ignoring_term_is_killed_too() -> None:
-    script = "trap '' TERM; sleep 300 >/dev/null 2>&1 & echo $!"
-    proc = start("sh", "-c", script)
+def test_a_leftover_holding_rtks_stdin_and_ignoring_term_is_killed_too() -> None:
+    script = "exec 3<&0; trap '' TERM; sleep 300 <&3 >/dev/null 2>&1 & echo $!"
+    proc = subprocess.Popen([*rtk_executable(), "sh", "-c", script], stdout=subprocess.PIPE, stdin=subprocess.PIPE)
     pids = read_pids(proc)
     try:
         assert proc.wait(timeout=30) == 0
         assert gone_within(pids, 3)
     finally:
         kill_all(pids)
+
+
+# -- issue 35, item 2: nohup, background jobs, signals inherited as ignored ---------------------
+
+def test_a_job_put_in_the_background_with_its_output_elsewhere_outlives_the_command() -> None:
+    """As in a shell: `cmd >/dev/null 2>&1 &` holds nothing of rtk's, so rtk leaves it running."""
+    proc = start("sh", "-c", "sleep 300 >/dev/null 2>&1 & echo $!")
+    pids = read_pids(proc)
+    try:
+        assert proc.wait(timeout=30) == 0
+        time.sleep(0.8)  # past the leftover grace period
+        assert all(alive(pid) for pid in pids), "a detached background job was killed"
+    finally:
+        kill_all(pids)
+
+
+def test_nohup_server_in_a_script_survives_the_script(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    script = f"nohup {PY} -c 'import time; print(\"up\", flush=True); time.sleep(300)' >{log} 2>&1 & echo $!"
+    proc = start("bash", "-c", script)
+    pids = read_pids(proc)
+    try:
+        assert proc.wait(timeout=30) == 0
+        time.sleep(0.8)
+        assert all(alive(pid) for pid in pids), "the nohup'd server died with the script"
+        assert log.read_text().strip() == "up"
+    finally:
+        kill_all(pids)
+
+
+def _sig_ignored(status_line: bytes, sig: int) -> bool:
+    return bool(int(status_line.strip(), 16) & (1 << (sig - 1)))
+
+
+# what the child ignores, then 30 lines so rtk's hold ends at once, then a pause for the signal
+REPORTS_SIGIGN = ("import time\n"
+                  "print(open('/proc/self/status').read().split('SigIgn:')[1].split()[0])\n"
+                  "print('\\n'.join(f'filler {i}' for i in range(30)), flush=True)\n"
+                  "time.sleep(2)\nprint('done', flush=True)")
+
+
+def test_nohup_rtk_survives_sighup_to_its_group_and_so_does_the_child() -> None:
+    """`nohup rtk X`: rtk keeps the inherited SIG_IGN (no handler, nothing forwarded); X ignores it too."""
+    proc = subprocess.Popen(["nohup", *rtk_executable(), PY, "-c", REPORTS_SIGIGN], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
+    assert proc.stdout is not None
+    ignored = proc.stdout.readline()
+    os.killpg(proc.pid, signal.SIGHUP)  # the terminal hung up: rtk's whole job gets it
+    rest, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and rest.strip().endswith(b"done")
+    assert _sig_ignored(ignored, signal.SIGHUP)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGQUIT])
+def test_signals_inherited_as_ignored_stay_ignored(sig: int) -> None:
+    """`rtk X &` in a script: SIGINT and SIGQUIT arrive ignored; rtk and X keep them so."""
+    name = signal.Signals(sig).name[3:]
+    # `trap '' SIG` then exec: the ignore is inherited, as by a background job of a script
+    proc = subprocess.Popen(["sh", "-c", f"trap '' {name}; exec \"$@\"", "sh", *rtk_executable(), PY, "-c",
+                             REPORTS_SIGIGN], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    assert proc.stdout is not None
+    ignored = proc.stdout.readline()
+    proc.send_signal(sig)
+    rest, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and rest.strip().endswith(b"done")
+    assert _sig_ignored(ignored, sig)
+
+
+def test_a_signal_not_ignored_is_still_forwarded() -> None:
+    proc = start(PY, "-c", REPORTS_SIGIGN)
+    assert proc.stdout is not None
+    ignored = proc.stdout.readline()
+    assert not _sig_ignored(ignored, signal.SIGHUP)
+    proc.send_signal(signal.SIGHUP)
+    assert proc.wait(timeout=30) == 128 + signal.SIGHUP
 
 
 def test_the_child_leads_a_group_of_its_own() -> None:

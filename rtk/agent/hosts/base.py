@@ -59,13 +59,16 @@ class Finished:
     `answer(text)` the host's replacement answer. `preview_limit`: the host shows the model only a
     short preview of outputs over this many characters (Claude Code: 30,000), 0 when it does not."""
 
-    __slots__ = ("_respond", "command", "cwd", "exit_code", "frame", "preview_limit", "saved", "text")
+    __slots__ = ("_respond", "command", "cwd", "exit_code", "frame", "preview_limit", "saved", "saved_tail",
+                 "text")
 
     def __init__(self, command: str, cwd: str | None, text: str, exit_code: int,
                  respond: Callable[[str], JsonObject], *, saved: str | None = None,
-                 frame: Callable[[str], str] | None = None, preview_limit: int = 0) -> None:
+                 frame: Callable[[str], str] | None = None, preview_limit: int = 0,
+                 saved_tail: str = "") -> None:
         self.command, self.cwd, self.text, self.exit_code = command, cwd, text, exit_code
         self.saved, self.preview_limit = saved, preview_limit
+        self.saved_tail = saved_tail  # the end of the output as the host showed it: the file must end so
         self.frame: Callable[[str], str] = frame or _same
         self._respond = respond
 

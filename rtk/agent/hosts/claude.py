@@ -10,7 +10,17 @@ ignored in favour of the preview). Standard library only (the hook path).
 from __future__ import annotations
 
 from rtk.agent import permissions
-from rtk.agent.hosts.base import BASH, READERS, Call, Finished, Host, claude_answer, pre_tool_use, text_of, tool_call
+from rtk.agent.hosts.base import (
+    BASH,
+    READERS,
+    Call,
+    Finished,
+    Host,
+    claude_answer,
+    pre_tool_use,
+    text_of,
+    tool_call,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

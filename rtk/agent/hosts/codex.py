@@ -19,8 +19,18 @@ def extract(payload: JsonObject) -> Call | None:
 
 
 def permission(call: Call, decision: Decision) -> Permission:
-    """A prompt or forbidden rule on X: no answer, Codex decides on X itself."""
-    return SKIP if decision.verdict == permissions.ASK else "allow"
+    """A prompt or forbidden rule on X: no answer, Codex decides on X itself. Codex also picks the
+    sandbox from its own rules: a `prefix_rule` allowing X (run outside the read-only sandbox)
+    does not cover `rtk X`, which would then run sandboxed (pytest: "No usable temporary
+    directory"), so where the rtk form's verdict differs from X's, no answer either."""
+    if decision.verdict == permissions.ASK:
+        return SKIP
+    if decision.verdict == permissions.ALLOW:
+        from rtk.agent.rewrite import decide
+
+        if decide(decision.command, "codex", cwd=call.cwd).verdict != decision.verdict:
+            return SKIP
+    return "allow"
 
 
 HOST = Host("codex", None, extract, pre_tool_use("Bash"), permission)

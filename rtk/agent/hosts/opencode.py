@@ -3,7 +3,10 @@ opencode` from `tool.execute.after` and sets `output.output` to the `output` rtk
 stdout keeps the original. The plugin sends
 `{"hook_event_name":"tool.execute.after","tool":..,"args":{"command":..},"cwd":..,"exit":N,"output":".."}`.
 The hook sees failures too (`exit` is the exit code), so every routed command takes this path;
-OpenCode cuts outputs over ~51 KB and names the file that holds all of it ("Full output saved to:").
+OpenCode cuts outputs over ~51 KB and names the file that holds all of it ("Full output saved to:"),
+followed by the end of the output. That file can still be short of its last writes when the hook
+runs (seen with 1.18.33: 180,224 of 258,418 bytes): rtk summarises it only when it ends with the
+end OpenCode showed, or joins the two where they overlap; otherwise OpenCode's own text stays.
 Standard library only (the hook path).
 """
 from __future__ import annotations
@@ -28,8 +31,10 @@ def finished(payload: JsonObject) -> Finished | None:
     if command is None or not isinstance(output, str):
         return None
     exit_code = code if isinstance(code, int) and not isinstance(code, bool) else 0
+    saved = saved_path_after(output, SAVED)
+    tail = output[output.find("\n", output.rfind(SAVED)) + 1:] if saved else ""
     return Finished(command, text_of(payload, "cwd") or None, output, exit_code,
-                    lambda new: {"output": new}, saved=saved_path_after(output, SAVED))
+                    lambda new: {"output": new}, saved=saved, saved_tail=tail)
 
 
 def sample(command: str, cwd: str) -> JsonObject:

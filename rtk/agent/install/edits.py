@@ -1,12 +1,13 @@
-"""Pure edits of the agents' config documents: add or remove rtk's hook entry, the Claude
-awareness file and its `@RTK.md` import line, and Gemini's rtk-form twins of allow rules.
+"""Pure edits of the agents' hook documents: add or remove rtk's hook entries.
 
-Each agent keeps a list of hook entries under `hooks.<event>`; the user's other keys, their order
-and their other hooks are never touched. An rtk entry is recognised by its command
+Each agent keeps a list of hook entries under `hooks.<event>`; rtk writes one entry under each of
+the agent's events (Claude: PreToolUse for the runners, PostToolUse for the commands that read).
+The user's other keys, their order and their other hooks are never touched. An rtk entry is recognised by its command
 (`[PATH/]rtk hook <agent>`, `PYTHON -m rtk hook <agent>`, or upstream's legacy shell hook
 `.../rtk-rewrite.sh`), so a reinstall from another place updates the entry instead of adding a
 second one. An rtk entry of the wrong shape (another matcher or type, an old event name, a legacy
-script) is not "already installed": it is replaced by the current entry.
+script) is not "already installed": it is replaced by the current entry, in its place (so the
+entries around it keep their order), and an event missing from an older install is added.
 """
 from __future__ import annotations
 
@@ -18,39 +19,25 @@ from pathlib import Path
 from typing import Any
 
 JsonObject = dict[str, Any]
-IMPORT_LINE = "@RTK.md"
-RTK_MD_MARKER = "<!-- written by `rtk init`; `rtk init --uninstall` removes this file -->"
-RTK_MD = f"""{RTK_MD_MARKER}
-# rtk
-
-Your shell commands go through rtk: a hook turns `git status` into `rtk git status`. rtk runs the
-real command and prints a condensed form of its output (failures, errors with file:line, changed
-files, one summary line). The exit code is always the command's own.
-
-When rtk left something out, the output ends with `[full output: rtk recall ID]`. Run
-`rtk recall ID` to read the whole output (narrow it with `--grep PATTERN`, `--head N`, `--tail N`).
-To run a command with no filtering at all: `rtk proxy COMMAND`.
-"""
-
-
 class ShapeError(ValueError):
     """A config document whose structure rtk cannot add its entry to."""
 
 
 @dataclass(frozen=True)
 class Agent:
-    """Where an agent's hook lives and what rtk's entry looks like there."""
+    """Where an agent's hook lives and what rtk's entries look like there."""
 
     name: str
     global_path: str
     local_path: str | None
-    event: str
+    events: tuple[str, ...]  # rtk writes one entry under each
     make_entry: Callable[[str], JsonObject]
     nested: bool = True
     preamble: JsonObject = field(default_factory=dict)
     matcher: str = ""
     config_env: tuple[str, str] | None = None  # (variable, file inside it) overriding global_path
-    old_events: tuple[str, ...] = ()
+    old_events: tuple[str, ...] = ()  # rtk entries there are taken out
+    legacy_files: tuple[str, ...] = ()  # upstream's old hook scripts, beside the hook file
 
     def global_file(self, home: Path) -> Path:
         """The global file, in the directory the agent's own variable names when it is set."""
@@ -58,30 +45,32 @@ class Agent:
             return Path(base).expanduser() / self.config_env[1]
         return home / self.global_path
 
-    def events(self) -> tuple[str, ...]:
-        return (self.event, *self.old_events)
+    def all_events(self) -> tuple[str, ...]:
+        return (*self.events, *self.old_events)
 
 
 def _group(matcher: str) -> Callable[[str], JsonObject]:
     return lambda command: {"matcher": matcher, "hooks": [{"type": "command", "command": command}]}
 
 
+COPILOT_TIMEOUT = 30  # seconds: rtk reads, filters and stores up to a 5 MB saved output
 AGENTS: dict[str, Agent] = {
-    "claude": Agent("claude", ".claude/settings.json", ".claude/settings.json", "PreToolUse",
-                    _group("Bash"), matcher="Bash", config_env=("CLAUDE_CONFIG_DIR", "settings.json")),
-    "cursor": Agent("cursor", ".cursor/hooks.json", None, "preToolUse",
+    "claude": Agent("claude", ".claude/settings.json", ".claude/settings.json", ("PreToolUse", "PostToolUse"),
+                    _group("Bash"), matcher="Bash", config_env=("CLAUDE_CONFIG_DIR", "settings.json"),
+                    legacy_files=("hooks/rtk-rewrite.sh",)),
+    "cursor": Agent("cursor", ".cursor/hooks.json", None, ("preToolUse",),
                     lambda command: {"command": command, "matcher": "Shell"},
-                    nested=False, preamble={"version": 1}),
-    "gemini": Agent("gemini", ".gemini/settings.json", None, "BeforeTool",
+                    nested=False, preamble={"version": 1}, legacy_files=("hooks/rtk-rewrite.sh",)),
+    "gemini": Agent("gemini", ".gemini/settings.json", None, ("BeforeTool",),
                     _group("run_shell_command"), matcher="run_shell_command"),
-    "codex": Agent("codex", ".codex/hooks.json", ".codex/hooks.json", "PreToolUse", _group("Bash"),
+    "codex": Agent("codex", ".codex/hooks.json", ".codex/hooks.json", ("PreToolUse",), _group("Bash"),
                    matcher="Bash", config_env=("CODEX_HOME", "hooks.json")),
-    # camelCase `preToolUse` selects Copilot CLI's own payload; its field is `timeoutSec`
+    # the post path only (spec/hooks.md); camelCase `postToolUse` selects Copilot CLI's own payload
     "copilot": Agent("copilot", ".copilot/hooks/rtk-rewrite.json", ".github/hooks/rtk-rewrite.json",
-                     "preToolUse",
-                     lambda command: {"type": "command", "command": command, "timeoutSec": 5},
-                     nested=False, preamble={"version": 1},
-                     config_env=("COPILOT_HOME", "hooks/rtk-rewrite.json"), old_events=("PreToolUse",)),
+                     ("postToolUse",),
+                     lambda command: {"type": "command", "command": command, "timeoutSec": COPILOT_TIMEOUT},
+                     nested=False, preamble={"version": 1}, config_env=("COPILOT_HOME", "hooks/rtk-rewrite.json"),
+                     old_events=("preToolUse", "PreToolUse", "PostToolUse")),
 }
 LEGACY_SCRIPT = "rtk-rewrite.sh"
 
@@ -118,7 +107,15 @@ def is_rtk_hook(command: object, agent: str) -> bool:
 
 def hook_commands(doc: JsonObject, agent: Agent) -> list[JsonObject]:
     """rtk's hook objects (the dicts holding `command`) in the document, in order."""
-    return [hook for event in agent.events() for _, hook in _rtk_hooks(doc, agent, event)]
+    return [hook for event in agent.all_events() for _, hook in _rtk_hooks(doc, agent, event)]
+
+
+def missing_events(doc: JsonObject, agent: Agent) -> list[str]:
+    """The events an rtk install here lacks (an install older than the post path, a pre hook left
+    under an old event): empty when rtk is not installed at all or fully."""
+    if not hook_commands(doc, agent):
+        return []
+    return [event for event in agent.events if not _rtk_hooks(doc, agent, event)]
 
 
 def _rtk_hooks(doc: JsonObject, agent: Agent, event: str) -> list[tuple[JsonObject, JsonObject]]:
@@ -150,23 +147,56 @@ def legacy_scripts(doc: JsonObject, agent: Agent) -> list[str]:
 
 
 def add_hook(doc: JsonObject, agent: Agent, command: str) -> str:
-    """Put rtk's entry in `doc` (mutated): `added`, `updated` (another program, or an entry of
-    the wrong shape replaced) or `present`."""
-    found = _rtk_hooks(doc, agent, agent.event)
-    stale = any(_rtk_hooks(doc, agent, event) for event in agent.old_events)
-    if found and not stale and len(found) == 1 and _in_shape(agent, *found[0]):
+    """Put rtk's entries in `doc` (mutated): `added`, `updated` (another program, an entry of the
+    wrong shape replaced, an event added to an older install) or `present`."""
+    if not doc:
+        doc.update(agent.preamble)
+    outcomes = {_place(doc, agent, event, command) for event in agent.events}
+    if _drop_old_events(doc, agent):
+        outcomes.add("updated")
+    if outcomes == {"present"}:
+        return "present"
+    for key, value in agent.preamble.items():
+        doc.setdefault(key, value)
+    return "added" if outcomes == {"added"} else "updated"
+
+
+def _place(doc: JsonObject, agent: Agent, event: str, command: str) -> str:
+    """rtk's entry under one event: kept, its command updated, put in place of rtk's entries of
+    another shape (where the first of them was), or appended."""
+    found = _rtk_hooks(doc, agent, event)
+    if len(found) == 1 and _in_shape(agent, *found[0]):
         hook = found[0][1]
         if hook["command"] == command:
             return "present"
         hook["command"] = command
         return "updated"
-    replaced = remove_hook(doc, agent)
-    if not doc:
-        doc.update(agent.preamble)
-    for key, value in agent.preamble.items():
-        doc.setdefault(key, value)
-    _entries(doc, agent, create=True).append(agent.make_entry(command))
-    return "updated" if replaced else "added"
+    entries = _entries(doc, agent, create=True, event=event)
+    if not found:
+        entries.append(agent.make_entry(command))
+        return "added"
+    placed: list[Any] = []
+    done = False
+    for item in entries:
+        rest = _without_rtk(item, agent)
+        if rest is not None:
+            placed.append(rest)
+        if rest is not item and not done:
+            placed.append(agent.make_entry(command))
+            done = True
+    entries[:] = placed
+    return "updated"
+
+
+def _drop_old_events(doc: JsonObject, agent: Agent) -> bool:
+    """Take rtk's entries out of the events rtk no longer writes."""
+    hooks = doc.get("hooks")
+    dropped = False
+    for event in agent.old_events:
+        if isinstance(hooks, dict) and _rtk_hooks(doc, agent, event):
+            _remove_from(hooks, agent, event)
+            dropped = True
+    return dropped
 
 
 def remove_hook(doc: JsonObject, agent: Agent) -> bool:
@@ -174,17 +204,20 @@ def remove_hook(doc: JsonObject, agent: Agent) -> bool:
     if not hook_commands(doc, agent):
         return False
     hooks = doc["hooks"]
-    for event in agent.events():
-        if event not in hooks or not _rtk_hooks(doc, agent, event):
-            continue
-        kept = [item for item in (_without_rtk(e, agent) for e in hooks[event]) if item is not None]
-        if kept:
-            hooks[event] = kept
-        else:
-            del hooks[event]
+    for event in agent.all_events():
+        if event in hooks and _rtk_hooks(doc, agent, event):
+            _remove_from(hooks, agent, event)
     if not hooks:
         del doc["hooks"]
     return True
+
+
+def _remove_from(hooks: JsonObject, agent: Agent, event: str) -> None:
+    kept = [item for item in (_without_rtk(e, agent) for e in hooks[event]) if item is not None]
+    if kept:
+        hooks[event] = kept
+    else:
+        del hooks[event]
 
 
 def nothing_left(doc: JsonObject, agent: Agent) -> bool:
@@ -206,7 +239,7 @@ def _without_rtk(item: Any, agent: Agent) -> Any:
 
 
 def _entries(doc: JsonObject, agent: Agent, create: bool = False, event: str | None = None) -> list[Any]:
-    event = event or agent.event
+    event = event or agent.events[0]
     hooks = doc.get("hooks")
     if hooks is None and create:
         hooks = doc["hooks"] = {}
@@ -227,57 +260,3 @@ def _entries(doc: JsonObject, agent: Agent, create: bool = False, event: str | N
 def _kind(value: Any) -> str:
     names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
     return names.get(type(value), "null" if value is None else "a number")
-
-
-def add_import(text: str) -> str:
-    """CLAUDE.md with the `@RTK.md` line, added once at the end."""
-    if any(line.strip() == IMPORT_LINE for line in text.splitlines()):
-        return text
-    separator = "" if not text or text.endswith("\n") else "\n"
-    return f"{text}{separator}{IMPORT_LINE}\n"
-
-
-def remove_import(text: str) -> str:
-    return "".join(line for line in text.splitlines(keepends=True) if line.strip() != IMPORT_LINE)
-
-
-GEMINI_SHELL = "run_shell_command("
-
-
-def gemini_twins(doc: JsonObject) -> list[str]:
-    """The `run_shell_command(rtk P)` twin of each `run_shell_command(P)` in tools.allowed that
-    lacks one: Gemini checks its policy on the rewritten command, so without the twin an allowed
-    command would turn into a denied one."""
-    allowed = _allowed(doc)
-    twins = []
-    for entry in allowed:
-        if isinstance(entry, str) and entry.startswith(GEMINI_SHELL) and entry.endswith(")"):
-            inner = entry[len(GEMINI_SHELL):-1].strip()
-            twin = f"{GEMINI_SHELL}rtk {inner})"
-            if inner and not inner.startswith("rtk") and twin not in allowed and twin not in twins:
-                twins.append(twin)
-    return twins
-
-
-def add_twins(doc: JsonObject) -> int:
-    twins = gemini_twins(doc)
-    if twins:
-        _allowed(doc).extend(twins)
-    return len(twins)
-
-
-def remove_twins(doc: JsonObject) -> int:
-    """Take out the twins rtk adds (an rtk-form rule whose plain form is also allowed)."""
-    allowed = _allowed(doc)
-    plain = {e for e in allowed if isinstance(e, str) and not e.startswith(GEMINI_SHELL + "rtk ")}
-    ours = [e for e in allowed if isinstance(e, str) and e.startswith(GEMINI_SHELL + "rtk ")
-            and GEMINI_SHELL + e[len(GEMINI_SHELL) + 4:] in plain]
-    for entry in ours:
-        allowed.remove(entry)
-    return len(ours)
-
-
-def _allowed(doc: JsonObject) -> list[Any]:
-    tools = doc.get("tools")
-    allowed = tools.get("allowed") if isinstance(tools, dict) else None
-    return allowed if isinstance(allowed, list) else []

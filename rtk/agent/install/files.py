@@ -11,10 +11,11 @@ import difflib
 import json
 import os
 import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from rtk.agent.install.atomic import write_atomic
 
 NEW_FILE_MODE = 0o600
 
@@ -35,6 +36,7 @@ class Change:
     new: bytes | None
     what: str
     keep_backup: bool = False  # a deletion that still keeps `<file>.bak` (upstream's legacy script)
+    updated: bool = False  # rtk's own entry was there, in an older or other form
 
     @property
     def changed(self) -> bool:
@@ -121,7 +123,7 @@ def apply(change: Change, stop_at: Path) -> None:
 
 def check_writable(change: Change) -> None:
     """Refuse before anything is written when a backup or the file itself cannot be written
-    (a directory in the way, a read-only directory)."""
+    (a directory in the way, a read-only directory), or the user made the file read-only."""
     needs_backup = change.old is not None and (change.new is not None or change.keep_backup)
     places = [change.backup] if needs_backup else []
     places.append(Path(os.path.realpath(change.path)))
@@ -129,6 +131,20 @@ def check_writable(change: Change) -> None:
         what = "backup" if needs_backup and place == change.backup else "file"
         if place.is_dir() or not os.access(_existing_parent(place.parent), os.W_OK):
             raise InstallError(f"{place}: cannot write the {what}; nothing written")
+    if change.old is not None and not change.keep_backup:
+        refuse_read_only(places[-1])
+
+
+def refuse_read_only(path: Path) -> None:
+    """A file without any write permission was made read-only on purpose: never replace it
+    (root could, and an atomic rename would even as another user)."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return
+    if not mode & 0o222 or not os.access(path, os.W_OK):
+        raise InstallError(f"{path}: read-only (mode {mode:04o}); rtk does not change a file made read-only: "
+                           "make it writable (chmod u+w) and run again; nothing written")
 
 
 def _existing_parent(path: Path) -> Path:
@@ -137,40 +153,11 @@ def _existing_parent(path: Path) -> Path:
     return path
 
 
-def write_atomic(path: Path, data: bytes, mode: int) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
 def _mode(path: Path) -> int:
     try:
         return stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
         return NEW_FILE_MODE
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _remove_empty_dirs(start: Path, stop_at: Path) -> None:

@@ -13,22 +13,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rtk.agent.install import opencode
+from rtk.agent.install.atomic import remove_stale_temps
+from rtk.agent.install.awareness import IMPORT_LINE, RTK_MD, RTK_MD_MARKER, add_import, remove_import
 from rtk.agent.install.edits import (
     AGENTS,
-    IMPORT_LINE,
-    RTK_MD,
-    RTK_MD_MARKER,
     Agent,
     ShapeError,
     add_hook,
-    add_import,
-    add_twins,
-    hook_commands,
     legacy_scripts,
     nothing_left,
     remove_hook,
-    remove_import,
-    remove_twins,
 )
 from rtk.agent.install.files import (
     Change,
@@ -41,6 +36,7 @@ from rtk.agent.install.files import (
     read_bytes,
     unified_diff,
 )
+from rtk.agent.install.gemini import add_twins, remove_twins
 from rtk.agent.program import own_script
 
 Echo = Callable[[str], None]
@@ -59,6 +55,7 @@ class Options:
     home: Path | None = None
     cwd: Path | None = None
     program: str | None = None
+    every_agent: bool = False  # `rtk uninstall` with no --agent: wherever rtk is; report only changes
 
 
 CODEX_TRUST = ("codex: Codex runs only hooks you have trusted: open Codex and approve rtk's hook once "
@@ -69,7 +66,7 @@ def run_init(opts: Options, echo: Echo) -> None:
     """Install or uninstall; raises InstallError (exit 1) or UsageError (exit 2) before any write."""
     root = _root(opts)
     program = opts.program or hook_program()
-    changes = [change for name in opts.agents for change in plan(AGENTS[name], root, opts, program)]
+    changes = _changes(opts, root, program, echo)
     if opts.dry_run:
         echo("dry run: nothing written")
         for change in changes:
@@ -78,14 +75,47 @@ def run_init(opts: Options, echo: Echo) -> None:
     for change in changes:
         if change.changed:
             check_writable(change)
-    if not opts.uninstall and opts.program is None:
+    _clean_leftovers(changes, echo)
+    if not opts.uninstall and opts.program is None and any(name in AGENTS for name in opts.agents):
         echo(program_note(program))
     for change in changes:
         if change.changed:
             _apply(change, root)
         echo(_message(change, opts.uninstall))
-    if not opts.uninstall and any(c.agent == "codex" and c.changed for c in changes):
+    if not opts.uninstall:
+        _afterwords(changes, echo)
+
+
+def _changes(opts: Options, root: Path, program: str, echo: Echo) -> list[Change]:
+    """Every file of every chosen agent, planned (so validated); for `rtk uninstall` with no agent
+    named, only the ones that change (the global-only agents skipped without -g)."""
+    agents = [name for name in opts.agents if opts.global_ or not opts.every_agent or _has_local(name)]
+    changes = [change for name in agents for change in _plan(name, root, opts, program)]
+    if not opts.every_agent:
+        return changes
+    changes = [change for change in changes if change.changed]
+    if not changes:
+        where = "in your home directory" if opts.global_ else f"in {root}"
+        echo(f"rtk is installed for no agent {where}; nothing to remove")
+    return changes
+
+
+def _afterwords(changes: list[Change], echo: Echo) -> None:
+    """What an install leaves to the user: Codex's trust step, the Rust rtk's OpenCode plugin."""
+    if any(change.agent == "codex" and change.changed for change in changes):
         echo(CODEX_TRUST)
+    for change in changes:
+        if change.agent == "opencode" and (upstream := opencode.upstream_plugin(change.path)):
+            echo(f"opencode: the Rust rtk's plugin {upstream} is installed too: it rewrites commands before "
+                 "they run; rtk leaves it alone (remove it to have OpenCode use this rtk alone)")
+
+
+def _clean_leftovers(changes: list[Change], echo: Echo) -> None:
+    """The temporary files killed runs left beside the files of this run."""
+    for change in changes:
+        target = Path(os.path.realpath(change.path))
+        for left in [*remove_stale_temps(target), *remove_stale_temps(change.backup)]:
+            echo(f"{change.agent}: removed {left} (a temporary file an interrupted rtk init left)")
 
 
 def _apply(change: Change, root: Path) -> None:
@@ -108,11 +138,45 @@ def program_note(program: str) -> str:
 def _root(opts: Options) -> Path:
     if opts.global_:
         return opts.home or Path.home()
-    only_global = [name for name in opts.agents if AGENTS[name].local_path is None]
-    if only_global:
+    only_global = [name for name in opts.agents if not _has_local(name)]
+    if only_global and not opts.every_agent:
         name = only_global[0]
         raise UsageError(f"{name.capitalize()} hooks are global-only. Use: rtk init -g --agent {name}")
     return opts.cwd or Path.cwd()
+
+
+def _has_local(name: str) -> bool:
+    return name not in AGENTS or AGENTS[name].local_path is not None
+
+
+def _plan(name: str, root: Path, opts: Options, program: str) -> list[Change]:
+    if name == "opencode":
+        path = opencode.global_file(root) if opts.global_ else root / opencode.LOCAL_PATH
+        return [_plugin_change(path, opts)]
+    return plan(AGENTS[name], root, opts, program)
+
+
+def _plugin_change(path: Path, opts: Options) -> Change:
+    """OpenCode's plugin file: written whole, replaced when it differs, deleted on uninstall; a
+    file of that name rtk did not write stops the run."""
+    old = read_bytes(path)
+    if old is not None and not opencode.is_ours(old):
+        if opts.uninstall:
+            return Change("opencode", path, old, old, "rtk plugin (this file was not written by rtk)")
+        raise InstallError(f"{path}: exists and was not written by rtk; move it away to install rtk's "
+                           "plugin; nothing written")
+    if opts.uninstall:
+        return Change("opencode", path, old, None, "rtk plugin")
+    program = shlex.split(opts.program) if opts.program else absolute_program()
+    return Change("opencode", path, old, opencode.plugin_source(program),
+                  f"plugin running `{shlex.join([*program, 'hook', 'opencode'])}` after each bash command",
+                  updated=old is not None)
+
+
+def absolute_program() -> list[str]:
+    """This rtk by absolute path: OpenCode's PATH may find another rtk, or none."""
+    mine = own_script()
+    return [os.path.abspath(mine)] if mine else [sys.executable, "-m", "rtk"]
 
 
 def plan(agent: Agent, root: Path, opts: Options, program: str) -> list[Change]:
@@ -124,36 +188,59 @@ def plan(agent: Agent, root: Path, opts: Options, program: str) -> list[Change]:
     changes = _hook_changes(agent, path, f"{program} hook {agent.name}", opts.uninstall)
     if agent.name == "claude":
         changes += _awareness_changes(path.parent, opts.uninstall)
+    if agent.name == "codex":
+        changes += _codex_twin_changes(path.parent, opts.uninstall)
     return changes
 
 
+def _codex_twin_changes(codex_home: Path, uninstall: bool) -> list[Change]:
+    """rtk's own rules file beside the user's: the rtk form of each of their allow rules."""
+    from rtk.agent.install.codex import twins_path, twins_text
+
+    path = twins_path(codex_home)
+    old = read_bytes(path)
+    text = None if uninstall else twins_text(codex_home)
+    new = text.encode("utf-8") if text is not None else None
+    if old is None and new is None:
+        return []
+    count = text.count("prefix_rule(") if text else 0
+    what = (f"{count} rtk-form twin{'s' if count != 1 else ''} of your Codex allow rules "
+            "(Codex checks its rules on the rewritten command)") if count else "rtk's Codex rule twins"
+    return [Change("codex", path, old, new, what)]
+
+
 def _hook_changes(agent: Agent, path: Path, command: str, uninstall: bool) -> list[Change]:
-    """The hook file's change, then upstream's legacy scripts it pointed at (removed, kept as
-    `.bak`)."""
+    """The hook file's change, then upstream's legacy scripts (the ones it points at, and the
+    agent's usual place for them: removed, kept as `.bak`)."""
     old = read_bytes(path)
     doc = parse_json(path, old)
     try:
-        scripts = _legacy_script_changes(agent, path, legacy_scripts(doc, agent))
-        touched = remove_hook(doc, agent) if uninstall else add_hook(doc, agent, command) != "present"
+        scripts = _legacy_script_changes(agent, path, [*legacy_scripts(doc, agent), *agent.legacy_files])
+        if uninstall:
+            outcome = "removed" if remove_hook(doc, agent) else "absent"
+        else:
+            outcome = add_hook(doc, agent, command)
         twins = (remove_twins(doc) if uninstall else add_twins(doc)) if agent.name == "gemini" else 0
     except ShapeError as exc:
         raise InstallError(f"{path}: {exc}; nothing written") from None
-    what = "rtk hook" if uninstall else f"hook `{command}`"
+    what = "rtk hook" if uninstall else f"hook `{command}` ({', '.join(agent.events)})"
     if twins:
         what += f" and {twins} rtk-form twin{'s' if twins > 1 else ''} of tools.allowed rules " \
                 "(Gemini checks its policy on the rewritten command)"
-    if not touched and not twins:
+    if outcome in ("absent", "present") and not twins:
         return [Change(agent.name, path, old, old, what), *scripts]
     new = None if uninstall and nothing_left(doc, agent) else dump_json(doc)
-    return [Change(agent.name, path, old, new, what), *scripts]
+    return [Change(agent.name, path, old, new, what, updated=outcome == "updated"), *scripts]
 
 
 def _legacy_script_changes(agent: Agent, config: Path, scripts: list[str]) -> list[Change]:
-    changes = []
+    changes: list[Change] = []
     for written in dict.fromkeys(scripts):
         script = Path(os.path.expandvars(os.path.expanduser(written)))
         if not script.is_absolute():
             script = config.parent / script
+        if any(os.path.realpath(c.path) == os.path.realpath(script) for c in changes):
+            continue
         data = read_bytes(script)
         if data is not None and b"rtk" in data:
             changes.append(Change(agent.name, script, data, None, "upstream's legacy hook script",
@@ -194,7 +281,8 @@ def _message(change: Change, uninstall: bool) -> str:
         return f"{head}: removed {what}: deleted {path} (nothing else was in it)"
     if change.old is None:
         return f"{head}: created {path} with the {what}"
-    verb = f"removed {what} from" if uninstall else f"added {what} to"
+    verb = f"removed {what} from" if uninstall else f"updated rtk's {what} in" if change.updated \
+        else f"added {what} to"
     return f"{head}: {verb} {path} (previous version kept in {change.backup})"
 
 
@@ -207,35 +295,3 @@ def hook_program() -> str:
     if mine:
         return shlex.quote(mine)
     return f"{shlex.quote(sys.executable)} -m rtk"
-
-
-def show(agents: tuple[str, ...], home: Path, cwd: Path, echo: Echo, warn: Echo) -> None:
-    """One line per agent: where rtk's hook is installed; a warning when its program is gone."""
-    for name in agents or tuple(AGENTS):
-        agent = AGENTS[name]
-        places = [agent.global_file(home)]
-        if agent.local_path and cwd.resolve() != home.resolve():
-            places.append(cwd / agent.local_path)
-        found = [_show_place(agent, path, warn) for path in places]
-        installed = [line for line in found if line]
-        echo(f"{name}: " + ("; ".join(installed) if installed else f"not installed ({places[0]})"))
-
-
-def _show_place(agent: Agent, path: Path, warn: Echo) -> str | None:
-    try:
-        commands = [h["command"] for h in hook_commands(parse_json(path, read_bytes(path)), agent)]
-    except (InstallError, ShapeError) as exc:
-        return f"cannot read {path} ({exc})"
-    for command in commands:
-        if not _program_exists(command):
-            warn(f"rtk: warning: {path}: the hook runs `{command}`, which no longer exists; "
-                 f"run `rtk init -g --agent {agent.name}` again")
-    return f"installed in {path} ({', '.join(commands)})" if commands else None
-
-
-def _program_exists(command: str) -> bool:
-    words = shlex.split(command)
-    program = words[0] if words else ""
-    if os.sep in program:
-        return os.path.isfile(program) and os.access(program, os.X_OK)
-    return shutil.which(program) is not None

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 MAX_SHOWN_LINE = 2000  # a minified line in the shown part is cut here, with a count
 MAX_LINES, MAX_BYTES = 2000, 100 * 1024  # printed whole up to both (the package docstring says why)
-OUTLINE_CHARS = 12_000  # the outline of a left-out middle, at most (~3,000 tokens)
+OUTLINE_CHARS = 10_000  # the outline of a left-out middle, at most (~2,500 tokens)
 HOST_RESERVE = 1_500  # under a host's char limit: room for stderr lines and the hint
 HOST_HEAD, HOST_TAIL, HOST_OUTLINE = 0.40, 0.20, 0.30  # the host's limit shared when eliding
 NOTHING: tuple[Line, ...] = ()
@@ -30,7 +30,9 @@ class ContentFilter(BaseFilter):
         self.origin = Origin(ctx.argv, sed)
         host = ctx.limit("output_max_chars", 0) or None  # the host cuts past this (Claude Code)
         self.max_lines = ctx.limit("content_max_lines", MAX_LINES)
-        self.max_bytes = min(ctx.limit("content_max_bytes", MAX_BYTES), host - HOST_RESERVE if host else MAX_BYTES)
+        self.max_bytes = ctx.limit("content_max_bytes", MAX_BYTES)
+        if host:
+            self.max_bytes = min(self.max_bytes, host - HOST_RESERVE)
         self.head_size = min(ctx.limit("content_head_lines", 200), self.max_lines)
         self.head_room = int(host * HOST_HEAD) if host else MAX_BYTES
         self.tail_room = int(host * HOST_TAIL) if host else MAX_BYTES

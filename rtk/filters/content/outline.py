@@ -124,6 +124,7 @@ class Outline:
         for depth in depths[1:]:
             wider = [e for e in entries if e[1] <= depth]
             if _size(wider, depths) > max_chars:
+                chosen = _partly(chosen, [e for e in entries if e[1] == depth], depths, max_chars)
                 break
             chosen = wider
         chosen = _thinned(chosen, depths, max_chars)
@@ -147,6 +148,16 @@ def _entry(entry: tuple[int, int, str], depths: list[int]) -> str:
 
 def _size(entries: list[tuple[int, int, str]], depths: list[int]) -> int:
     return sum(len(_entry(e, depths)) + 1 for e in entries)
+
+
+def _partly(chosen: list[tuple[int, int, str]], deeper: list[tuple[int, int, str]], depths: list[int],
+            max_chars: int) -> list[tuple[int, int, str]]:
+    """The entries of one more level that fit beside `chosen`, spread evenly over the range."""
+    room = max_chars - _size(chosen, depths)
+    if room <= 0 or not deeper:
+        return chosen
+    extra = _thinned(deeper, depths, room)
+    return sorted(chosen + extra)
 
 
 def _thinned(entries: list[tuple[int, int, str]], depths: list[int], max_chars: int) -> list[tuple[int, int, str]]:

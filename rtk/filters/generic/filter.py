@@ -1,18 +1,21 @@
 """Fallback for any command: keeps every line, drops only what no reader needs.
 
 Drops trailing white space, repeats of the same line (the first copy is printed at once; when the
-run ends a `(xN)` line says how many there were, N counting the first), and runs of blank lines
+run ends one `(xN)` line says how many there were, N counting the first), and runs of blank lines
 (one kept). Lines are compared without their ANSI codes; a kept line keeps them, so a person at a
 terminal sees the child's colours (the writer removes them everywhere else). Carriage-return
 redraws already arrive reduced to their final state (the splitter does that).
 
-A run that goes on and on (`yes`, a log stuck in a loop) prints its running count every
-REPORT_EVERY copies: the output stays a function of the input alone, and a reader that has seen
-enough (`rtk yes | head`) gets the writes that let it hang up, so the child meets its SIGPIPE.
+A run that goes on and on (`yes`, a log stuck in a loop) prints a `(... still repeating)` line
+every REPORT_EVERY copies, with no number: the count is said once, when the run ends (running
+totals on lines of their own read as a sum). The output stays a function of the input alone, and
+a reader that has seen enough (`rtk yes | head`) gets the writes that let it hang up, so the child
+meets its SIGPIPE.
 
-It never elides content, so it never needs recall, and since every marker replaces at least two
-raw lines it never makes output larger. It is `lossless`: everything the command printed is
-already on screen, so a failing run needs no raw tail appended.
+Every marker replaces at least two raw lines, so it never makes output larger. When its collapses
+left out ELIDE_MIN_BYTES or more (copies, blank lines), it says `elided`, so the exact output is
+kept for `rtk recall` and the hint names it (the hint costs less than what was left out). It is
+`lossless` otherwise: every distinct line is on screen, so a failing run needs no raw tail.
 """
 from __future__ import annotations
 
@@ -26,6 +29,8 @@ if TYPE_CHECKING:  # neither `collections` nor `re` on the path of every unknown
     from collections.abc import Iterable, Mapping
 
 REPORT_EVERY = 10_000
+STILL_REPEATING = "(... still repeating)"
+ELIDE_MIN_BYTES = 256  # left out by collapses before the run keeps its raw output for recall
 # Bytes that need the line path (ANSI codes, redraws, what `str.rstrip()` strips besides space
 # and tab): a block without them, without trailing blanks and without two equal neighbours
 # prints as it came. Single bytes: each `in` is a memchr.
@@ -43,8 +48,9 @@ class GenericFilter(BaseFilter):
         self._last: tuple[str, Stream] | None = None
         self._shown = ""  # the run's line as printed (with its colours)
         self._count = 0
-        self._reported = 0  # the running count last printed for this run
+        self._reported = 0  # copies when the last "still repeating" line was printed (0: none yet)
         self._lines = 0
+        self._saved = 0  # bytes of raw lines the collapses left out, less the markers printed
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         # the hot loop of every unknown command: kept lean (no helper calls for plain lines)
@@ -54,6 +60,7 @@ class GenericFilter(BaseFilter):
         last = self._last
         if last is not None and last[0] == text and last[1] == stream:
             self._count += 1
+            self._saved += len(line) + 1
             return self._report() if self._count % REPORT_EVERY == 0 else _NOTHING
         out = self._end_run() if self._count >= 2 else []
         self._last, self._count, self._reported = (text, stream), 1, 0
@@ -82,22 +89,27 @@ class GenericFilter(BaseFilter):
     def _report(self) -> list[Line]:
         assert self._last is not None
         self._reported = self._count
-        return [Line(f"(x{self._count})", self._last[1])]
+        self._saved -= len(STILL_REPEATING) + 1
+        return [Line(STILL_REPEATING, self._last[1])]
 
     def _end_run(self) -> list[Line]:
-        """Close the current run of identical lines: a second copy as is, more as `(xN)`."""
+        """Close the current run of identical lines: a second copy as is, more as one `(xN)`."""
         last, count = self._last, self._count
-        if last is None or count < 2 or count == self._reported:
+        if last is None or count < 2:
             return []
         if not last[0] and not self._reported:
             return []  # a blank run collapses to its first line
         if count == 2:
+            self._saved -= len(self._shown) + 1
             return [Line(self._shown, last[1])]
-        return [Line(f"(x{count})", last[1])]
+        marker = f"(x{count})"
+        self._saved -= len(marker) + 1
+        return [Line(marker, last[1])]
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._end_run()
         self._last, self._count, self._reported = None, 0, 0
+        self.elided = self._saved >= ELIDE_MIN_BYTES
         return out
 
     def progress(self) -> Mapping[str, int]:

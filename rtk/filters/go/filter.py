@@ -7,6 +7,7 @@ from rtk.filters.base import BaseFilter, FilterContext, Line, Stream, elision_ma
 from rtk.filters.go import lines as gl
 from rtk.filters.go.diagnostics import Runs
 from rtk.filters.go.panics import EmbeddedTrace, Trace
+from rtk.filters.go.race import RaceReport
 
 FAILURE_LINES = 50  # output lines kept per failing test; its `x_test.go:N:` lines are always kept
 _NOTHING: tuple[Line, ...] = ()
@@ -20,6 +21,7 @@ class GoFilter(BaseFilter):
         self._test: str | None = None  # the test -v output belongs to
         self._trace: Trace | None = None
         self._embedded = EmbeddedTrace()  # testify's `Panic stack:` inside a failure message
+        self._race = RaceReport()  # -race's DATA RACE reports (race.py)
         self._runs = Runs()
         self._packages = {"ok": 0, "FAIL": 0, "no tests": 0}
         self._tests = {"passed": 0, "failed": 0, "skipped": 0}
@@ -27,10 +29,15 @@ class GoFilter(BaseFilter):
         self._cut = 0  # and the ones left out past FAILURE_LINES
         self._in_failure = False  # the lines read belong to a `--- FAIL` block (no -v)
         self._stream = Stream.STDOUT
+        self._whole = False  # the line being read is kept whatever FAILURE_LINES says
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         text = strip_ansi(line).rstrip()
         self._stream = stream
+        if (kept := self._race.feed(text)) is not None:
+            self.failure_seen = self.failure_seen or text == "WARNING: DATA RACE"
+            race = [shown for k in kept for shown in self._line(k, whole=True)]
+            return [Line(t, stream) for t in race] if race else _NOTHING
         out = self._trace_line(text) if self._trace is not None else None
         if out is None:
             out = self._embedded.feed(text)
@@ -50,7 +57,9 @@ class GoFilter(BaseFilter):
             return out + [text]
         return out + (self._line(text) or [])
 
-    def _line(self, text: str) -> list[str]:
+    def _line(self, text: str, whole: bool = False) -> list[str]:
+        """`whole`: a line of a race report (already reduced), never cut by FAILURE_LINES."""
+        self._whole = whole
         diag = self._runs.add(text)
         if diag is not None:
             self.failure_seen = True
@@ -92,7 +101,7 @@ class GoFilter(BaseFilter):
         return [text] if self._show(text) else []
 
     def _show(self, text: str) -> bool:
-        if not self._in_failure or self._shown < FAILURE_LINES or gl.TEST_LOCATION.match(text):
+        if not self._in_failure or self._shown < FAILURE_LINES or self._whole or gl.TEST_LOCATION.match(text):
             self._shown += 1
             return True
         self._cut += 1
@@ -117,9 +126,9 @@ class GoFilter(BaseFilter):
         return []
 
     def _package(self, text: str) -> list[str] | None:
-        if (ok := gl.PKG_OK.match(text)) is not None:
+        if gl.PKG_OK.match(text) is not None:
             self._packages["ok"] += 1
-            return self._end_package() + ([text] if "coverage:" in ok["rest"] else [])
+            return [*self._end_package(), text]  # `ok  pkg 0.01s`: which package passed, how long it took
         if gl.PKG_NO_TESTS.match(text):
             self._packages["no tests"] += 1
             return []
@@ -138,7 +147,7 @@ class GoFilter(BaseFilter):
 
     def _hold(self, test: str, text: str) -> None:
         held = self._held.setdefault(test, [])
-        if len(held) < FAILURE_LINES or gl.TEST_LOCATION.match(text):
+        if len(held) < FAILURE_LINES or self._whole or gl.TEST_LOCATION.match(text):
             held.append(text)
         else:
             self._held_over[test] = self._held_over.get(test, 0) + 1
@@ -153,7 +162,8 @@ class GoFilter(BaseFilter):
         return out
 
     def finish(self, exit_code: int) -> Iterable[Line]:
-        out = (self._trace.end() if self._trace else []) + self._runs.flush() + self._cut_marker()
+        out = [shown for k in self._race.end() for shown in self._line(k)]
+        out += (self._trace.end() if self._trace else []) + self._runs.flush() + self._cut_marker()
         out += [t for test in list(self._held) for t in self._release(test)] if exit_code else []
         if summary := self._summary():
             out.append(summary)
@@ -165,8 +175,9 @@ class GoFilter(BaseFilter):
         return counts
 
     def _summary(self) -> str:
+        """The counts over the packages; nothing when the `ok` lines printed already say it all."""
         pk, tests = self._packages, self._tests
-        if not any(pk.values()):
+        if not any(pk.values()) or not (pk["FAIL"] or pk["no tests"] or any(tests.values())):
             return ""
         parts = [f"{pk['ok']} ok", f"{pk['FAIL']} FAIL"]
         if pk["no tests"]:

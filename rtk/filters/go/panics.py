@@ -3,7 +3,9 @@
 A frame is two lines: the function (`pkg.Func(args)`) and its file (`\t/path/file.go:12 +0x45`).
 Frames of the standard library (runtime, testing, ...) and of dependencies (files in the module
 cache, `.../pkg/mod/...`) are counted, not printed: the panic
-message above the trace already says what happened, the user's frames say where.
+message above the trace already says what happened, the user's frames say where. A kept frame
+loses its argument words (`(0xc0002c1860, {0x59d3b8?, 0x1})` -> `(...)`) and its pc offset
+(`+0x19`): addresses no reader acts on.
 """
 from __future__ import annotations
 
@@ -13,6 +15,24 @@ from rtk.filters.go.lines import FRAME_FILE, stdlib_function
 
 PANIC_STACK = re.compile(r"^(?P<prefix>\s*\t\s*)\t\tPanic stack:\tgoroutine \d+ \[")
 
+
+
+def short_call(func: str) -> str:
+    """`pkg.(*T).M(0xc000, {0x59d3b8?, 0x1})` -> `pkg.(*T).M(...)`: the call's argument words go."""
+    if not func.endswith(")") or "0x" not in func:
+        return func
+    depth = 0
+    for i in range(len(func) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(func[i], 0)
+        if depth == 0:
+            return func[:i] + "(...)"
+    return func
+
+
+def short_place(text: str) -> str:
+    """`\t/src/flag.go:296 +0x19` -> `\t/src/flag.go:296`."""
+    cut = text.rfind(" +0x")
+    return text[:cut] if cut > 0 else text
 
 
 class Trace:
@@ -27,7 +47,7 @@ class Trace:
             if stdlib_function(func) or "/pkg/mod/" in text:  # the module cache: a dependency
                 self.dropped += 1
                 return []
-            return [func, text]
+            return [short_call(func), short_place(text)]
         if self.func is not None:
             return None
         if "(" in text and not text.startswith(("\t", " ")) or text.startswith("created by "):

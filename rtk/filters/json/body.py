@@ -9,18 +9,30 @@ import json
 from typing import Any
 
 from rtk.filters.base import Line, Stream
-from rtk.filters.json.outline import MAX_LINES, outline
+from rtk.filters.json.outline import compresses, fit_outline
 
 SPLITTER_CUT = 64 * 1024 - 4  # pieces at least this long (in bytes) were cut by the splitter
 # characters held for an outline; past them the body is printed as it came. Parsing is what
 # costs memory (Python objects: ~6x the text), so this bounds the peak: an 8 MB document parses
 # within ~65 MB, where a 32 MB one took ~200 MB
 MAX_HOLD = 8 * 1024 * 1024
+# A flat list of names or numbers (`jq keys`, `jq '.versions | keys'`) is what was asked for, item by
+# item, like `find`'s paths: printed whole up to this size
+FLAT_WHOLE = 32 * 1024
+# A document up to this size whose outline would not be clearly smaller is printed whole (an API
+# object of scalars: GitHub's repository object, 7.6 KB, outlines to 7.2 KB)
+SMALL_WHOLE = 8 * 1024
+# The outline's room grows with the document: 3/4 of a small one (an outline of an API answer is
+# not much smaller than the answer, and its values are what was asked for), 6,000 chars plus a
+# 16th of a large one, between ~1k and ~4k tokens. GitHub's repository object (7.6 KB) then keeps
+# every value, npm's registry document of `ms` (33 KB) every key of its versions.
+OUTLINE_MIN, OUTLINE_MAX, OUTLINE_BASE, OUTLINE_SHARE = 4096, 16 * 1024, 6000, 16
 
 
 class JsonBody:
-    def __init__(self, budget: int) -> None:
-        self.budget = budget
+    def __init__(self, budget: int, host_limit: int | None = None) -> None:
+        self.budget = budget  # printed exactly up to this many chars
+        self.host_limit = host_limit  # the host cuts past this (Claude Code): the outline stays under it
         self.lines: list[Line] = []
         self.parts: list[str] = []
         self.chars = 0
@@ -48,7 +60,27 @@ class JsonBody:
         values = parse_values(text)
         if values is None or all(not isinstance(v, (dict, list)) for v in values):
             return self.lines, False  # not JSON, or plain values (a string asked for is content)
-        return [Line(line) for line in render(values, len(text))], True
+        if self.chars <= self._flat_whole() and all(_flat(v) for v in values):
+            return self.lines, False
+        if self.chars <= self._small_whole() and not compresses(values[0] if len(values) == 1 else values, self.chars):
+            return self.lines, False
+        return [Line(line) for line in render(values, len(text), self._outline_room())], True
+
+    def _flat_whole(self) -> int:
+        return min(FLAT_WHOLE, self.host_limit - 2000) if self.host_limit else FLAT_WHOLE
+
+    def _small_whole(self) -> int:
+        return min(SMALL_WHOLE, self.host_limit - 2000) if self.host_limit else SMALL_WHOLE
+
+    def _outline_room(self) -> int:
+        grown = min(self.chars * 3 // 4, OUTLINE_BASE + self.chars // OUTLINE_SHARE)
+        room = min(max(grown, OUTLINE_MIN), OUTLINE_MAX)
+        return min(room, self.host_limit - 2000) if self.host_limit else room
+
+
+def _flat(value: Any) -> bool:
+    """A list of scalars only (`keys`, a list of versions or of names)."""
+    return isinstance(value, list) and all(not isinstance(item, (dict, list)) for item in value)
 
 
 def _was_cut(piece: str) -> bool:
@@ -72,9 +104,7 @@ def parse_values(text: str) -> list[Any] | None:
         values.append(value)
 
 
-def render(values: list[Any], chars: int) -> list[str]:
+def render(values: list[Any], chars: int, room: int = OUTLINE_MIN) -> list[str]:
     stream = "" if len(values) == 1 else f", a stream of {len(values):,} values"
-    lines = outline(values[0] if len(values) == 1 else values)
-    if len(lines) > MAX_LINES:
-        lines = [*lines[:MAX_LINES], f"... outline cut here ({len(lines) - MAX_LINES:,} more lines)"]
+    lines = fit_outline(values[0] if len(values) == 1 else values, room)
     return [f"JSON outline ({chars:,} chars{stream}):", *lines]

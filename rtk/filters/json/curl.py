@@ -36,7 +36,7 @@ class CurlFilter(BaseFilter):
     def __init__(self, ctx: FilterContext) -> None:
         super().__init__(ctx)
         self.verbose, self.include = _modes(ctx.argv[1:])
-        self.body = JsonBody(ctx.limit("json_max_chars", BUDGET))
+        self.body = JsonBody(ctx.limit("json_max_chars", BUDGET), ctx.limit("output_max_chars", 0) or None)
         self.in_headers = False
         self.dropped: list[str] = []
         self.json: bool | None = None  # decided by the body's first character

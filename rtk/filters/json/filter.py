@@ -22,7 +22,7 @@ class JqFilter(BaseFilter):
 
     def __init__(self, ctx: FilterContext) -> None:
         super().__init__(ctx)
-        self.body = JsonBody(ctx.limit("json_max_chars", BUDGET))
+        self.body = JsonBody(ctx.limit("json_max_chars", BUDGET), ctx.limit("output_max_chars", 0) or None)
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         if stream == Stream.STDERR:

@@ -1,4 +1,9 @@
-"""Build output read line by line: diagnostics kept, command lines and progress counted."""
+"""Build output read line by line: diagnostics kept, command lines and progress counted.
+
+The link steps are kept (issue 33: make's final link command is a fact): a compiler or linker
+command that names an output (`-o X`) without compiling (`-c`), `libtool: link:`, kbuild's
+`LD`/`CCLD` lines and CMake's or ninja's `Linking C executable X`: what was built, from what.
+"""
 from __future__ import annotations
 
 import re
@@ -16,7 +21,16 @@ KBUILD = re.compile(r"^\s+(?:CC|CXX|LD|AR|AS|GEN|CCLD|CXXLD|HOSTCC|LINK)\s+\S|^l
 PROGRESS = re.compile(r"^(?:\[\s*\d+%\] (?:Building|Linking|Built target|Generating)|\[\d+/\d+\] |"
                       r"Scanning dependencies|Consolidate compiler generated)")
 DIRECTORY = re.compile(r"^(?:\S*make(?:\[\d+\])?: (?:Entering|Leaving) directory|ninja: Entering directory)")
+LINKER = re.compile(r"^(?:\S*/)?(?:[\w.+-]*-)?(?:gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|ld)(?:-[\d.]+)?\s")
+LINK_STEP = re.compile(r"^(?:libtool: link: |\s+(?:LD|CCLD|CXXLD|LINK)\s+\S|(?:\[\s*\d+%\] |\[\d+/\d+\] )Linking )")
+# the linker's own error lines (`/usr/bin/ld: cannot find cJSON.o`, `undefined reference to`)
+LINK_ERROR = re.compile(r"^(?:\S*/)?ld(?:\.\w+)?: .*(?:cannot find|undefined reference|multiple definition)")
 FAILURE = re.compile(r"^(?:\S*make(?:\[\d+\])?: \*\*\*|FAILED: |ninja: build stopped|error: Recipe)")
+
+
+def is_link(text: str) -> bool:
+    """`gcc -o lua lua.o liblua.a -lm`, `cc -shared -o libx.so a.o`: a command that links."""
+    return LINKER.match(text) is not None and " -o " in text and " -c " not in text and " -E " not in text
 
 
 class MakeFilter(BaseFilter):
@@ -37,6 +51,9 @@ class MakeFilter(BaseFilter):
         if (diag := DIAG.match(text)) is not None:
             self._count(diag["kind"])
             return True
+        if LINK_ERROR.match(text):
+            self._count("error")
+            return True
         if FAILURE.match(text):
             self.failure_seen = True
             self._after_failed = text.startswith("FAILED: ")
@@ -46,6 +63,8 @@ class MakeFilter(BaseFilter):
         if FRAME.match(text):
             self.elided = True
             return False
+        if LINK_STEP.match(text) or is_link(text):
+            return True
         if PROGRESS.match(text):
             self._progress += 1
             return False

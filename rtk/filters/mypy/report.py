@@ -1,10 +1,12 @@
-"""Diagnostics in mypy's own one-line form, printed when mypy moves on to the next file.
+"""Diagnostics grouped by file, as the tsc filter prints them, every line number kept.
 
-Each keeps `path:line: error: message  [code]` exactly as mypy's plain output writes it (pretty
-output's wrapped lines joined, its source frames dropped), because that location string is what
-agents and editors act on. A message repeated in one file is written out at its first line and
-`(same as line N)` after the later locations; a note repeated word for word anywhere in the run
-is printed once.
+A file's diagnostics go under one line naming the file (named again every REPEAT_FILE_EVERY
+lines of a long group); each message is one line, `  L12 error: message  [code]` (`L12:5` with
+`--show-column-numbers`), its notes under it. A message repeated in the file (`--strict`'s
+`Function is missing a type annotation` on forty functions) is one line listing every place:
+`  L40, L46, L51 error: ...`. Pretty output's wrapped lines are joined, its source frames
+dropped. A note repeated word for word anywhere in the run is printed once.
+`--show-error-context`'s `In function "f":` follows each place it applies to: `L12 (In function "f")`.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from collections import Counter
 from rtk.filters.mypy.lines import Diagnostic
 
 TOP_CODES = 10
+REPEAT_FILE_EVERY = 40  # lines of one file's group before the file is named again
 
 
 class Report:
@@ -24,6 +27,8 @@ class Report:
         self.errors = 0
         self.dropped_notes = 0
         self._notes_seen: set[str] = set()
+        self._printed_path: str | None = None  # the file the last group line belongs to
+        self._group_lines = 0
 
     def add(self, diag: Diagnostic) -> list[str]:
         out = self.flush() if diag.path != self.path else []
@@ -44,38 +49,51 @@ class Report:
         return out
 
     def _render(self, items: list[Diagnostic]) -> list[str]:
-        out: list[str] = []
-        first_at: dict[tuple[str, str, str], int] = {}  # a message's first line in this file
+        out = self._header(items[0].path)
+        groups: dict[tuple[str, str, str], list[tuple[Diagnostic, str]]] = {}
+        context = ""  # `--show-error-context`: the function the next messages are in
         for d in items:
+            if d.kind == "context":
+                context = "" if d.message.startswith("At top level") else f" ({d.message.rstrip(':')})"
+                continue
             code, text = d.code_and_text()
-            key = (d.kind, code, text.rstrip())
-            same = first_at.get(key) if not d.notes and d.kind != "context" else None
-            if same is None and d.kind != "context":
-                first_at.setdefault(key, d.line)
-            out.extend(self._diagnostic(d, same, code, text))
+            key = (d.kind, code, text.rstrip()) if not d.notes else (d.kind, code, f"{text} {id(d)}")
+            groups.setdefault(key, []).append((d, d.where + context))
+        for (kind, code, _), same in groups.items():
+            out += self._entry(same, kind, code)
         return out
 
-    def _diagnostic(self, d: Diagnostic, same: int | None, code: str, text: str) -> list[str]:
-        """mypy's own line (`path:line: error: message  [code]`), wrapped lines joined: the
-        location an agent (or its editor) jumps to stays exactly as mypy writes it. `code` and
-        `text`: the diagnostic's, read once by the caller."""
-        if d.kind == "context":  # `--show-error-context`: `path: In function "f":` before its errors
-            return [f"{d.path}: {text}"]
-        if d.kind == "error":
-            self.errors += 1
-            self.files.add(d.path)
-            self.codes[code or "no code"] += 1
-        where = f"{d.path}:{d.line}" + (f":{d.col}" if d.col is not None else "")
-        suffix = f"  [{code}]" if code else ""
-        text = f"(same as line {same})" if same is not None else f"{text.rstrip()}{suffix}"
-        out = [f"{where}: {d.kind}: {text}"]
-        for note in d.notes:
+    def _entry(self, same: list[tuple[Diagnostic, str]], kind: str, code: str) -> list[str]:
+        """`  L40, L46 error: message  [code]` and the first one's notes (once in the run)."""
+        first = same[0][0]
+        if kind == "error":
+            self.errors += len(same)
+            self.files.add(first.path)
+            self.codes[code or "no code"] += len(same)
+        where = ", ".join(place for _, place in same)
+        text = first.code_and_text()[1].rstrip() + (f"  [{code}]" if code else "")  # pretty's joined lines too
+        out = self._line(first.path, f"  {where} {kind}: {text}")
+        for note in first.notes:
             if note in self._notes_seen:
                 self.dropped_notes += 1
                 continue
             self._notes_seen.add(note)
-            out.append(f"{where}: note: {note}")
+            out += self._line(first.path, f"    note: {note}")
         return out
+
+    def _header(self, path: str) -> list[str]:
+        if path == self._printed_path:
+            return []
+        self._printed_path, self._group_lines = path, 0
+        return [path]
+
+    def _line(self, path: str, text: str) -> list[str]:
+        """A line of the file's group: the file is named again past REPEAT_FILE_EVERY lines."""
+        self._group_lines += 1
+        if self._group_lines <= REPEAT_FILE_EVERY:
+            return [text]
+        self._group_lines = 1
+        return [f"{path} (continued)", text]
 
     def summary(self) -> str:
         if not self.errors:

@@ -16,7 +16,7 @@ after the tenth failure), deep traceback middles, INTERNALERROR's pytest and plu
 output printed by tests during the run (-s) and fixture lines (--setup-show) of passing tests,
 PASSES sections; a failure repeating an earlier one's traceback or error is one line naming it
 (report.py); warnings are one line per distinct message with its places (tally.py).
-Exit 5 gives one line: `pytest: no tests collected`.
+Exit 5 gives one line: `no tests ran in 0.01s`, `pytest: no tests collected (3 deselected)`.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from rtk.filters.pytest.ids import IdResolver
 from rtk.filters.pytest.internal import InternalError
 from rtk.filters.pytest.linemode import LineMode
 from rtk.filters.pytest.plugins import PluginTables
-from rtk.filters.pytest.printed import Printed, leading_results
+from rtk.filters.pytest.printed import VERBOSE_PRINT_RE, Printed, asks_output, leading_results
 from rtk.filters.pytest.progress_block import passing_progress
 from rtk.filters.pytest.report import Reporter
 from rtk.filters.pytest.setupshow import SETUP_FIRST, SetupShow
@@ -65,7 +65,7 @@ class PytestFilter(BaseFilter):
         self._warnings = WarningTally()
         self._skips = SkipGroups()
         self._stray = 0
-        self._printed = Printed()
+        self._printed = Printed(asks_output(self.ctx.argv))
         self._setup = SetupShow()
         self._dropped: Counter[str] = Counter()
         self._drop_what = ""
@@ -103,7 +103,7 @@ class PytestFilter(BaseFilter):
         if first == "=" and (m := p.SECTION_RE.match(line)) is not None:
             return self._enter_section(m.group(1) or "")
         if first == "!" and (m := p.BANNER_RE.match(line)) is not None:
-            out = self._close_block()
+            out = self._close_block(last=True)
             self._handler = self._after
             self.failure_seen = True
             out.append(Line(m.group(1), stream))
@@ -112,18 +112,18 @@ class PytestFilter(BaseFilter):
             self.failure_seen = True
             if p.CARET_RE.match(line[14:]):
                 return NOTHING
-            out = self._close_block() if self._block is not None else []
+            out = self._close_block(last=True) if self._block is not None else []
             out.extend(Line(text, stream) for text in self._internal.add(line.rstrip()))
             self.elided = self.elided or self._internal.elided
             return out
         if (first.isdigit() or first == "n") and (m := p.stats_of(line.rstrip())) is not None:
-            out = self._close_block()
+            out = self._close_block(last=True)
             self._take_stats(m.group(1), m.group(2))
             return out
         return None
 
     def _enter_section(self, title: str) -> list[Line]:
-        out = self._close_block()
+        out = self._close_block(last=True)
         if (m := p.stats_of(title)) is not None:
             self._take_stats(m.group(1), m.group(2))
         elif title == "test session starts":
@@ -169,7 +169,8 @@ class PytestFilter(BaseFilter):
         if line[:1] in SETUP_FIRST and not self._keep_all and SetupShow.matches(line.rstrip()):
             self._handler = self._run
             return self._run(line, stream)
-        if (m := leading_results(line)) is not None and "." in m.group(1):  # -s: `...printed`
+        if ((m := leading_results(line)) is not None and "." in m[0]  # -s: `...printed`, `t.py::test_a printed`
+                or self._printed.asked and VERBOSE_PRINT_RE.match(line) is not None):
             self._handler = self._run
             return self._stray_line(line.rstrip(), stream)
         if self._collected is not None and self._collected.is_nodeid(line.rstrip()):
@@ -233,7 +234,7 @@ class PytestFilter(BaseFilter):
         if first in "=!I0123456789n" and (special := self._special(line, stream)) is not None:
             return special
         if first == "-" and p.PLUGIN_RULE_RE.match(line) is not None:  # pytest-benchmark, pytest-cov
-            out = self._close_block()
+            out = self._close_block(last=True)
             self._handler = self._after
             return [*out, *self._after(line, stream)]
         if self._block is not None:
@@ -241,9 +242,9 @@ class PytestFilter(BaseFilter):
             return NOTHING
         return self._line_mode(line)
 
-    def _close_block(self) -> list[Line]:
+    def _close_block(self, last: bool = False) -> list[Line]:
         """End whatever is still pending: a failure block, a --tb=line group, grouped skips,
-        a held INTERNALERROR frame."""
+        a held INTERNALERROR frame; `last`: the section ends, and the run of repeats held with it."""
         block, self._block = self._block, None
         out = [Line(text, Stream.STDOUT) for text in self._lines.close()]
         self.elided = self.elided or self._lines.elided
@@ -252,12 +253,13 @@ class PytestFilter(BaseFilter):
         out.extend(Line(text, Stream.STDOUT) for text in self._internal.flush())
         self.elided = self.elided or self._internal.elided
         out.extend(Line(text, Stream.STDOUT) for text in self._skips.flush())
-        if block is None:
-            return out
-        self.failure_seen = True
-        self._reporter.rootdir = self._warnings.rootdir
-        out.extend(Line(text, Stream.STDOUT) for text in self._reporter.render(block))
-        self.elided = self.elided or self._reporter.elided
+        if block is not None:
+            self.failure_seen = True
+            self._reporter.rootdir = self._warnings.rootdir
+            out.extend(Line(text, Stream.STDOUT) for text in self._reporter.render(block))
+            self.elided = self.elided or self._reporter.elided
+        if last:
+            out.extend(Line(text, Stream.STDOUT) for text in self._reporter.flush())
         return out
 
     def _line_mode(self, line: str) -> Iterable[Line]:
@@ -355,7 +357,7 @@ class PytestFilter(BaseFilter):
     # -- the end ----------------------------------------------------------------------------
 
     def finish(self, exit_code: int) -> Iterable[Line]:
-        out = self._close_block()
+        out = self._close_block(last=True)
         if exit_code == 5:
             self.failure_seen = True  # the one line says why pytest exited 5
             return [*out, Line(no_tests_line(self._stats), Stream.STDOUT)]

@@ -11,7 +11,7 @@ SECTION_RE = re.compile(r"^={2,}(?: (.*?))? ={2,}$|^={8,}$")
 # `!!!!! Interrupted: 1 error during collection !!!!!`, `!!! stopping after 1 failures !!!`
 BANNER_RE = re.compile(r"^!{2,} (.*?) !{2,}$")
 # `______ test_name[param] ______` (a failure header), not the `_ _ _ _` entry separator.
-HEADER_RE = re.compile(r"^_{2,} (.*?) _{2,}$|^_ (.*?) _$")
+HEADER_RE = re.compile(r"^_{2,} (.*?) _+$|^_ (.*?) _+$")  # a long title: `_ ERROR at setup of X __`
 ENTRY_SEP_RE = re.compile(r"^(?:_ )+_?$")
 DURATIONS_RE = re.compile(r"^slowest (?:\d+ )?durations$")
 # A plugin's terminal summary after the failures, under a rule of dashes (not a `===` section).

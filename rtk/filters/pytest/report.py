@@ -8,6 +8,8 @@ differs), and one whose error part (from the `>` line before the first
 `E` line down) was printed before is one line naming where the test itself was when it happened,
 `FAILED id (same error as test_x, via tests/test_y.py:12)`; another parameter of the same test is
 named by its parameters alone (`(same traceback as [String])`). Their captured output still follows.
+A run of whole repeats of the one above (103 tests erroring at setup on one broken fixture) is one
+line and the list of their ids: `ERROR at setup of 102 more tests (same as above):`, then `  id`.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from rtk.filters.pytest.ids import IdResolver, base_name
 
 NATIVE_PLACE_RE = re.compile(r'^File "([^"]+)", line (\d+)')
 WHOLE = "traceback and output"  # a repeat of everything the earlier failure printed
+ABOVE = "same as above"
 FIXTURE_AT_RE = re.compile(r"^file (.+), line (\d+)$")  # a fixture lookup error's first line
 
 
@@ -30,6 +33,7 @@ class Reporter:
         self.elided = False
         self._seen: dict[int, str] = {}
         self._last: tuple[str, str] | None = None  # what the last one-line repeat repeated
+        self._run: list[tuple[str, str]] = []  # (head, id) of whole repeats of the one above, held
 
     def render(self, block: Block) -> list[str]:
         lines = block.render()
@@ -45,7 +49,19 @@ class Reporter:
         out = self._dedupe(block, _unnamed_own_frame(lines, block), title, name)
         if self._last is last and out[:1] == [title]:
             self._last = None  # printed in full: `above` would name it
-        return out
+        if len(out) == 1 and out[0] == f"{title} ({ABOVE})":
+            self._run.append(_split_title(title))
+            return []
+        return [*self.flush(), *out]
+
+    def flush(self) -> list[str]:
+        """The held run of repeats: one line saying what they repeat, then their ids."""
+        run, self._run = self._run, []
+        if len(run) < 2:
+            return [f"{head} {name} ({ABOVE})" for head, name in run]
+        heads = {head for head, _ in run}
+        head = heads.pop() if len(heads) == 1 else "ERROR"
+        return [f"{head} {len(run)} more tests ({ABOVE}):", *(f"  {name}" for _, name in run)]
 
     def _dedupe(self, block: Block, lines: list[str], title: str, name: str) -> list[str]:
         """A failure whose traceback (or its error part) was printed already refers to it."""
@@ -115,6 +131,15 @@ class Reporter:
         if not sep:
             return title
         return f"{head} of {self.ids.resolve(name, 'E', block.first_file, block.first_func)}"
+
+
+def _split_title(title: str) -> tuple[str, str]:
+    """`ERROR at setup of t.py::test_x` -> (`ERROR at setup of`, `t.py::test_x`); `FAILED id` alike."""
+    head, sep, name = title.partition(" of ")
+    if sep:
+        return head + " of", name
+    head, _, name = title.partition(" ")
+    return head, name
 
 
 def _unnamed_own_frame(lines: list[str], block: Block) -> list[str]:

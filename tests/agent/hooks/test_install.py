@@ -10,22 +10,31 @@ from typing import Any
 
 import pytest
 
-from rtk.agent.install import AGENTS, InstallError, Options, UsageError, hook_program, run_init, show
-from rtk.agent.install.edits import RTK_MD
+from rtk.agent.install import (
+    AGENTS,
+    ALL_AGENTS,
+    InstallError,
+    Options,
+    UsageError,
+    hook_program,
+    run_init,
+    show,
+)
+from rtk.agent.install.awareness import RTK_MD
 from rtk.agent.install.files import dump_json
 from tests.conftest import rtk_executable
 
 GROUP = {"matcher": "Bash", "hooks": [{"type": "command", "command": "rtk hook claude"}]}
 FRESH: dict[str, tuple[str, Any]] = {
-    "claude": (".claude/settings.json", {"hooks": {"PreToolUse": [GROUP]}}),
+    "claude": (".claude/settings.json", {"hooks": {"PreToolUse": [GROUP], "PostToolUse": [GROUP]}}),
     "cursor": (".cursor/hooks.json", {"version": 1, "hooks": {"preToolUse": [
         {"command": "rtk hook cursor", "matcher": "Shell"}]}}),
     "gemini": (".gemini/settings.json", {"hooks": {"BeforeTool": [
         {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "rtk hook gemini"}]}]}}),
     "codex": (".codex/hooks.json", {"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "rtk hook codex"}]}]}}),
-    "copilot": (".copilot/hooks/rtk-rewrite.json", {"version": 1, "hooks": {"preToolUse": [
-        {"type": "command", "command": "rtk hook copilot", "timeoutSec": 5}]}}),
+    "copilot": (".copilot/hooks/rtk-rewrite.json", {"version": 1, "hooks": {"postToolUse": [
+        {"type": "command", "command": "rtk hook copilot", "timeoutSec": 30}]}}),
 }
 
 
@@ -60,11 +69,11 @@ def test_claude_awareness_files(agent_home: Path) -> None:
     (agent_home / ".claude/CLAUDE.md").write_text("# mine\nbe brief")
     init(agent_home)
     init(agent_home)
-    assert (agent_home / ".claude/CLAUDE.md").read_text() == "# mine\nbe brief\n@RTK.md\n"
+    assert (agent_home / ".claude/CLAUDE.md").read_text() == "# mine\nbe brief\n@RTK.md"
     assert (agent_home / ".claude/CLAUDE.md.bak").read_text() == "# mine\nbe brief"
 
 
-USER_SETTINGS = {
+USER_SETTINGS: dict[str, Any] = {
     "env": {"FOO": "1"},
     "permissions": {"allow": ["Bash(ls:*)"], "deny": []},
     "hooks": {
@@ -86,7 +95,7 @@ def test_existing_settings_keep_other_hooks_keys_and_order(agent_home: Path) -> 
     assert list(doc) == list(USER_SETTINGS)
     assert doc["hooks"]["PreToolUse"] == [*USER_SETTINGS["hooks"]["PreToolUse"], GROUP]
     assert {k: v for k, v in doc.items() if k != "hooks"} == {k: v for k, v in USER_SETTINGS.items() if k != "hooks"}
-    assert doc["hooks"]["PostToolUse"] == USER_SETTINGS["hooks"]["PostToolUse"]
+    assert doc["hooks"]["PostToolUse"] == [*USER_SETTINGS["hooks"]["PostToolUse"], GROUP]
     assert Path(f"{path}.bak").read_bytes() == original
     assert any(f"{path}.bak" in line for line in lines)
 
@@ -136,7 +145,7 @@ def test_uninstall_round_trip_is_byte_identical(agent_home: Path, agent: str) ->
     relative = FRESH[agent][0]
     path = agent_home / relative
     path.parent.mkdir(parents=True)
-    user = {"version": 1, "hooks": {AGENTS[agent].event: [{"matcher": "x", "command": "mine", "hooks": []}],
+    user = {"version": 1, "hooks": {AGENTS[agent].events[0]: [{"matcher": "x", "command": "mine", "hooks": []}],
                                     "Other": [{"command": "keep"}]}, "theme": "ünïcode ✓"}
     path.write_bytes(dump_json(user))
     os.chmod(path, 0o644)
@@ -217,7 +226,7 @@ def test_show_one_line_per_agent_and_warns_on_a_missing_program(agent_home: Path
     out: list[str] = []
     warnings: list[str] = []
     show((), agent_home, agent_home, out.append, warnings.append)
-    assert [line.split(":")[0] for line in out] == list(AGENTS)
+    assert [line.split(":")[0] for line in out] == list(ALL_AGENTS)
     assert out[0] == f"claude: installed in {agent_home / '.claude/settings.json'} (rtk hook claude)"
     assert out[1] == f"cursor: not installed ({agent_home / '.cursor/hooks.json'})"
     assert len(warnings) == 1 and "no longer exists" in warnings[0] and "hooks.json" in warnings[0]
@@ -257,7 +266,7 @@ def test_cli_exit_codes_and_messages(agent_home: Path) -> None:
     bad = cli("-g", "--agent", "codex", home=agent_home)
     assert bad.returncode == 1 and str(agent_home / ".codex/hooks.json") in bad.stderr
     shown = cli("--show", home=agent_home)
-    assert shown.returncode == 0 and len(shown.stdout.splitlines()) == len(AGENTS)
+    assert shown.returncode == 0 and len(shown.stdout.splitlines()) == len(ALL_AGENTS)
     assert cli("-g", "--uninstall", "--agent", "claude", "--agent", "cursor", home=agent_home).returncode == 0
     assert not (agent_home / ".claude").exists() and not (agent_home / ".cursor").exists()
 

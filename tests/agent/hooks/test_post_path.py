@@ -195,3 +195,32 @@ def test_copilot_saved_output_is_summarised_whole_and_counted_against_its_notice
     assert last_commit in text
     (via, command, baseline), = _history(hermetic_rtk)
     assert (via, command) == ("post:copilot", "git log -n 300 --stat") and baseline is not None and baseline < 100
+
+
+def _opencode_cut(whole: str, saved: Path, kept: int) -> dict:
+    """OpenCode's text for a cut output: the notice, then the end of the output."""
+    tail = whole[-51_000:]
+    saved.write_text(whole[:kept])
+    return {"hook_event_name": "tool.execute.after", "tool": "bash", "args": {"command": "git log -n 300 --stat"},
+            "cwd": str(ROOT), "exit": 0,
+            "output": f"...output truncated...\nFull output saved to: {saved}\n{tail[tail.find(chr(10)) + 1:]}"}
+
+
+@needs_history
+@pytest.mark.parametrize(("kept", "replaced"), [(None, True), (-30_000, True), (-120_000, False)])
+def test_opencode_saved_file_short_of_its_end_is_joined_or_left_alone(
+        tmp_path: Path, kept: int | None, replaced: bool) -> None:
+    """OpenCode 1.18.33 can run the hook before its saved file has its last writes: a file that
+    overlaps the end OpenCode showed is joined with it, one with a gap is not summarised as whole."""
+    whole = _git("log", "-n", "300", "--stat")
+    assert len(whole) > 200_000
+    payload = _opencode_cut(whole, tmp_path / "tool_1", len(whole) if kept is None else len(whole) + kept)
+    result = run_hook("opencode", json.dumps(payload).encode())
+    assert result.returncode == 0
+    if not replaced:
+        assert result.stdout == b""
+        return
+    text = json.loads(result.stdout)["output"]
+    last_commit = _git("log", "-n", "300", "--format=%h")[:-1].split("\n")[-1]
+    first_commit = _git("log", "-n", "1", "--format=%h").strip()
+    assert last_commit in text and first_commit in text and len(text) < len(whole)

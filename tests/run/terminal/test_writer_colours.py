@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rtk.filters.base import Line, Stream
-from rtk.run.pipeline import Writer, keep_colours
+from rtk.run.writer import Writer, keep_colours
 
 
 def printed(colour: frozenset[int], lines: list[Line]) -> bytes:

@@ -1,0 +1,90 @@
+"""`rtk init --show`: one line per agent saying where rtk is installed, what it runs, and whether
+an older rtk's install needs `rtk init` again; a warning when the program a hook runs is gone."""
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from rtk.agent.install import opencode
+from rtk.agent.install.edits import AGENTS, ShapeError, hook_commands, missing_events
+from rtk.agent.install.files import InstallError, parse_json, read_bytes
+
+Echo = Callable[[str], None]
+ALL_AGENTS = (*AGENTS, "opencode")
+
+
+def show(agents: tuple[str, ...], home: Path, cwd: Path, echo: Echo, warn: Echo) -> None:
+    """One line per agent (all of them when none is named)."""
+    for name in agents or ALL_AGENTS:
+        places = _places(name, home, cwd)
+        found = [_show_place(name, path, global_, warn) for path, global_ in places]
+        installed = [line for line in found if line]
+        echo(f"{name}: " + ("; ".join(installed) if installed else f"not installed ({places[0][0]})"))
+
+
+def _places(name: str, home: Path, cwd: Path) -> list[tuple[Path, bool]]:
+    local: str | None = opencode.LOCAL_PATH
+    if name == "opencode":
+        global_file = opencode.global_file(home)
+    else:
+        global_file, local = AGENTS[name].global_file(home), AGENTS[name].local_path
+    places = [(global_file, True)]
+    if local and cwd.resolve() != home.resolve():
+        places.append((cwd / local, False))
+    return places
+
+
+def _show_place(name: str, path: Path, global_: bool, warn: Echo) -> str | None:
+    if name == "opencode":
+        return _show_plugin(path, global_, warn)
+    agent = AGENTS[name]
+    try:
+        doc = parse_json(path, read_bytes(path))
+        commands = list(dict.fromkeys(h["command"] for h in hook_commands(doc, agent)))
+        missing = missing_events(doc, agent)
+    except (InstallError, ShapeError) as exc:
+        return f"cannot read {path} ({exc})"
+    for command in commands:
+        if not _program_exists(shlex.split(command)[:1]):
+            warn(f"rtk: warning: {path}: the hook runs `{command}`, which no longer exists; "
+                 f"run `{_rerun(name, global_)}` again")
+    if not commands:
+        return None
+    line = f"installed in {path} ({', '.join(commands)})"
+    if missing:
+        line += (f", but without its {', '.join(missing)} hook (an older rtk installed it): "
+                 f"run `{_rerun(name, global_)}` again")
+    return line
+
+
+def _show_plugin(path: Path, global_: bool, warn: Echo) -> str | None:
+    try:
+        data = read_bytes(path)
+    except InstallError as exc:
+        return f"cannot read {path} ({exc})"
+    if data is None:
+        return None
+    if not opencode.is_ours(data):
+        return f"not installed ({path} exists but was not written by rtk)"
+    program = opencode.plugin_program(data) or []
+    if not _program_exists(program[:1]):
+        warn(f"rtk: warning: {path}: the plugin runs `{shlex.join(program)}`, which no longer exists; "
+             f"run `{_rerun('opencode', global_)}` again")
+    line = f"installed in {path} ({shlex.join([*program, 'hook', 'opencode'])})"
+    if upstream := opencode.upstream_plugin(path):
+        line += f"; the Rust rtk's plugin {upstream} is installed too (it rewrites commands before they run)"
+    return line
+
+
+def _rerun(name: str, global_: bool) -> str:
+    return " ".join(["rtk init", *(["-g"] if global_ else []), "--agent", name])
+
+
+def _program_exists(words: list[str]) -> bool:
+    program = words[0] if words else ""
+    if os.sep in program:
+        return os.path.isfile(program) and os.access(program, os.X_OK)
+    return bool(program) and shutil.which(program) is not None
