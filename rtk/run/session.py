@@ -90,6 +90,8 @@ class RunSession:
         self.started = True
         self.signalled = trio.Event()
         self.first_output = trio.Event()
+        if getattr(self.pipeline, "raw_bytes", 0):  # the fast path (fast_finish) read some already
+            self.first_output.set()
         async with trio.open_nursery() as nursery:
             await nursery.start(self._relay_signals, nursery)
             nursery.start_soon(self._release_hold_later)

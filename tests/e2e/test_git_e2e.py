@@ -89,8 +89,10 @@ def test_diff_names_the_file_with_counts(repo: Path, git_env: dict[str, str]) ->
     path.write_text(path.read_text().replace("VALUE_10 = 10", "VALUE_10 = 1000"))
     result = rtk(repo, git_env, "git", "diff")
     assert result.returncode == 0
-    assert result.stdout.splitlines() == ["src/mod1.py (+1 -1)", "@@ -8,7 +8,7 @@ VALUE_6 = 6",
-                                          " VALUE_9 = 9", "-VALUE_10 = 10", "+VALUE_10 = 1000", " VALUE_11 = 11"]
+    lines = result.stdout.splitlines()
+    assert lines[:-1] == ["src/mod1.py (+1 -1)", "@@ -8,7 +8,7 @@ VALUE_6 = 6",
+                          " VALUE_9 = 9", "-VALUE_10 = 10", "+VALUE_10 = 1000", " VALUE_11 = 11"]
+    assert re.fullmatch(r"\[full output: rtk recall [0-9a-f]+\]", lines[-1])  # context lines left out (issue 34)
 
 
 def test_commit_success_and_nothing_to_commit(repo: Path, git_env: dict[str, str]) -> None:
