@@ -16,9 +16,10 @@ from rtk.filters.base import Line, Stream
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
+    from typing import Any
 
-    from rtk.filters.git.diff import DiffFilter
-    from rtk.filters.git.log import LogFilter
+    # diff.DiffFilter or log.LogFilter (they build this class: naming them here would be a cycle)
+    PatchFilter = Any
 
 HOLD_LINES = 4000  # raw lines held at most (a patch of long context, `-U50`): then compact
 
@@ -28,9 +29,9 @@ class SizedPatch:
 
     elided = failure_seen = False  # the inner filter's, copied after each call
 
-    def __init__(self, make: Callable[[bool], DiffFilter | LogFilter]) -> None:
+    def __init__(self, make: Callable[[bool], PatchFilter]) -> None:
         self._make = make
-        self.inner: DiffFilter | LogFilter = make(True)
+        self.inner: PatchFilter = make(True)
         self._read: list[tuple[str, Stream]] | None = []  # None: deciding is over, lines stream
         self._held: list[Line] = []
 
