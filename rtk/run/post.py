@@ -99,18 +99,12 @@ def _filter(host: str, done: Finished, argv: list[str]) -> str | None:
     return body if replaced else None
 
 
-OVERLAP_PROBE = 512  # bytes of the file's end looked for in the end the host showed
-
-
 def _completed(chunks: list[bytes], tail: bytes) -> list[bytes] | None:
-    """The saved output made whole with the end the host showed: as it is when it ends so, joined
-    where its last bytes stand in that end, None when a gap is left between them."""
+    """The saved output when it ends with the end the host showed, else None. A file short of its
+    last writes is not joined with that end: repetitive output (a rename across a diff) finds its
+    last bytes again further on, and a wrong join would pass a part for the whole."""
     data = b"".join(chunks)
-    if data.rstrip().endswith(tail.rstrip()):
-        return chunks
-    probe = data[-OVERLAP_PROBE:]
-    at = tail.find(probe) if len(probe) == OVERLAP_PROBE else -1
-    return None if at < 0 else [data, tail[at + len(probe):]]
+    return chunks if data.rstrip().endswith(tail.rstrip()) else None
 
 
 def _saved_chunks(path: str) -> list[bytes] | None:

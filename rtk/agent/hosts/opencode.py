@@ -6,7 +6,7 @@ The hook sees failures too (`exit` is the exit code), so every routed command ta
 OpenCode cuts outputs over ~51 KB and names the file that holds all of it ("Full output saved to:"),
 followed by the end of the output. That file can still be short of its last writes when the hook
 runs (seen with 1.18.33: 180,224 of 258,418 bytes): rtk summarises it only when it ends with the
-end OpenCode showed, or joins the two where they overlap; otherwise OpenCode's own text stays.
+end OpenCode showed; otherwise OpenCode's own text stays.
 Standard library only (the hook path).
 """
 from __future__ import annotations
