@@ -8,7 +8,10 @@ engine's (spec/rewrite.md) with the host's permission rules; the shapes live in 
 Audit actions (`RTK_HOOK_AUDIT=1` or `[hooks] audit = true`): `rewrite` (rewritten, answered
 allow), `ask` (rewritten, the host approves), `skip:deny_rule` (exit 2, the host's deny applies),
 `skip:defer` (nothing rtk may rewrite, or the host's rules would treat the rtk form differently:
-the command goes to the host unchanged), `skip:none` (already in rtk form).
+the command goes to the host unchanged), `skip:none` (already in rtk form), `skip:post` (a reader:
+the post path serves it). The post path: `post:replace` (the filtered form replaced the output),
+`post:keep` (not smaller, or the filter failed), `post:partial` (the host's saved file lacked the
+end it showed: its own text stays), `post:skip` (not one routed command).
 """
 from __future__ import annotations
 
@@ -143,7 +146,7 @@ def respond_post(host: Host, done: Finished, post: PostFilter) -> Outcome:
         return Outcome(host.no_opinion, ("post:skip", done.command, ""))
     body = post(host.name, done, argv)
     if body is None:
-        return Outcome(host.no_opinion, ("post:keep", done.command, ""))
+        return Outcome(host.no_opinion, ("post:partial" if done.partial else "post:keep", done.command, ""))
     return Outcome(done.answer(done.frame(body)), ("post:replace", done.command, ""))
 
 

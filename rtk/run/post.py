@@ -73,6 +73,7 @@ def _filter(host: str, done: Finished, argv: list[str]) -> str | None:
     if chunks is not None and done.saved_tail:
         chunks = _completed(chunks, done.saved_tail.encode("utf-8", "surrogatepass"))
         if chunks is None:
+            done.partial = True
             return None  # the file is short of what the host showed: no summary of a part as the whole
     read_saved = chunks is not None  # the host cut its text: the model would read only that
     if chunks is None:

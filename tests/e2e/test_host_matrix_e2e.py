@@ -79,6 +79,11 @@ class Matrix:
         return "\n".join(rows)
 
 
+def _session_audit(matrix: Matrix, host: str) -> list[list[str]]:
+    found = matrix.sessions.get((host, "hooked"))
+    return found.audit if isinstance(found, host_lib.Session) else []
+
+
 def _session(host: host_lib.Host, source: Path, root: Path, hook: bool) -> host_lib.Session | BaseException:
     try:
         work = host_lib.copy_project(source, root)
@@ -149,6 +154,11 @@ def test_cell(matrix: Matrix, host: host_lib.Host, cell: Cell) -> None:
         assert outcome(bare) == outcome(hooked), f"outcome: {outcome(bare)} with no hook, {outcome(hooked)} with it"
         pytest.skip(f"{host.name} cannot run `{cell.command}` itself (no hook): {broken}")
     found = problems(cell, ref, bare, hooked)
+    if found and [cell.command] in [fields[1:2] for fields in _session_audit(matrix, host.name)
+                                     if fields[:1] == ["post:partial"]]:
+        pytest.skip(f"{host.name} saved `{cell.command}`'s output only in part before its after-hook ran "
+                    "(OpenCode 1.18.33 finishes writing the file later): rtk kept the host's own text "
+                    "rather than summarise a part as the whole")
     assert not found, (
         f"{host.name} `{cell.command}`: " + "; ".join(found)
         + f"\n-- the model read with the hook ({len(hooked or '')} chars):\n{(hooked or '')[:1500]}"
