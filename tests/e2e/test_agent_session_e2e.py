@@ -74,28 +74,28 @@ def make_project(root: Path, env: dict[str, str]) -> Path:
     return project
 
 
+def claude_hook(payload: dict[str, object], env: dict[str, str]) -> dict | None:
+    """`rtk hook claude`'s answer to one payload, as Claude Code reads it (None: no opinion)."""
+    result = subprocess.run([*rtk_executable(), "hook", "claude"], input=json.dumps(payload), env=env,
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["hookSpecificOutput"] if result.stdout.strip() else None
+
+
 def rewritten(command: str, env: dict[str, str]) -> str:
     """What Claude Code would run: the hook's updatedInput, or the command itself (no opinion)."""
-    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}})
-    result = subprocess.run([*rtk_executable(), "hook", "claude"], input=payload, env=env, capture_output=True,
-                            text=True, timeout=60, check=False)
-    assert result.returncode == 0, result.stderr
-    if not result.stdout.strip():
-        return command
-    return json.loads(result.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    answer = claude_hook({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}},
+                         env)
+    return command if answer is None else answer["updatedInput"]["command"]
 
 
 def replaced(command: str, output: str, cwd: Path, env: dict[str, str]) -> str | None:
     """What Claude Code's PostToolUse hook puts in place of a command's merged output, or None."""
-    payload = json.dumps({"hook_event_name": "PostToolUse", "tool_name": "Bash", "cwd": str(cwd),
+    answer = claude_hook({"hook_event_name": "PostToolUse", "tool_name": "Bash", "cwd": str(cwd),
                           "tool_input": {"command": command},
-                          "tool_response": {"stdout": output, "stderr": "", "interrupted": False, "isImage": False}})
-    result = subprocess.run([*rtk_executable(), "hook", "claude"], input=payload, env=env, capture_output=True,
-                            text=True, timeout=60, check=False)
-    assert result.returncode == 0, result.stderr
-    if not result.stdout.strip():
-        return None
-    return json.loads(result.stdout)["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+                          "tool_response": {"stdout": output, "stderr": "", "interrupted": False, "isImage": False}},
+                         env)
+    return None if answer is None else answer["updatedToolOutput"]["stdout"]
 
 
 def run(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
