@@ -42,6 +42,9 @@ from tests.e2e.matrix_project import build
 pytestmark = [
     pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"),
     pytest.mark.timeout(900),
+    # one worker runs every cell: the module-scoped matrix (14 host sessions) is then played once,
+    # not once per worker at the same time (twice the load, and hosts timing out under it)
+    pytest.mark.xdist_group("host-matrix"),
 ]
 HOSTS = [h for h in host_lib.hosts() if h.name in os.environ.get("RTK_MATRIX_HOSTS", h.name).split(",")]
 RUNS = ("bare", "hooked")
@@ -54,6 +57,7 @@ class Matrix:
     references: dict[str, Reference]
     sessions: dict[tuple[str, str], host_lib.Session | BaseException] = field(default_factory=dict)
     seconds: float = 0.0
+    base: Path | None = None  # the sessions' roots are base / "<host>-<run>"
 
     def session(self, host: str, run: str) -> host_lib.Session:
         found = self.sessions[(host, run)]
@@ -77,6 +81,21 @@ class Matrix:
             times = "/".join(f"{s.seconds:.0f}s" for s in pair)  # type: ignore[union-attr]
             rows.append(f"  {host.name} {host_lib.version(host.binary)} ({times}): {' '.join(cells)}")
         return "\n".join(rows)
+
+
+def _host_saved_short(matrix: Matrix, host: str, ref: Reference) -> str:
+    """OpenCode 1.18.33 can save a long output with a part missing (chunks that arrive while it
+    writes the first part to its file are dropped): which facts its saved files lack, "" if none."""
+    data = matrix.base / f"{host}-hooked" / "data" if matrix.base else None
+    if host != "opencode" or data is None or not data.is_dir():
+        return ""
+    for saved in data.rglob("tool_*"):
+        text = saved.read_text(errors="replace")
+        kept = [fact for fact in ref.facts if fact in text]
+        if kept and len(kept) < len(ref.facts):
+            lost = [fact for fact in ref.facts if fact not in text]
+            return f"{saved.name} lacks {len(lost)} of {len(ref.facts)} facts, e.g. {lost[:2]}"
+    return ""
 
 
 def _session_audit(matrix: Matrix, host: str) -> list[list[str]]:
@@ -103,7 +122,7 @@ def matrix(tmp_path_factory: pytest.TempPathFactory) -> Matrix:
     ref_root = base / "reference"
     work = host_lib.copy_project(source, ref_root)
     env = host_lib.hermetic_env(ref_root)
-    found = Matrix({cell.name: reference(cell, work, env) for cell in CELLS})
+    found = Matrix({cell.name: reference(cell, work, env) for cell in CELLS}, base=base)
     workers = int(os.environ.get("RTK_MATRIX_WORKERS") or min(len(jobs) or 1, 2 * (os.cpu_count() or 1)))
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:
@@ -154,6 +173,9 @@ def test_cell(matrix: Matrix, host: host_lib.Host, cell: Cell) -> None:
         assert outcome(bare) == outcome(hooked), f"outcome: {outcome(bare)} with no hook, {outcome(hooked)} with it"
         pytest.skip(f"{host.name} cannot run `{cell.command}` itself (no hook): {broken}")
     found = problems(cell, ref, bare, hooked)
+    if found and (short := _host_saved_short(matrix, host.name, ref)):
+        pytest.skip(f"{host.name}'s own saved output lacks part of `{cell.command}` ({short}): rtk filtered "
+                    "what the host saved, which is all the host itself could show")
     if found and [cell.command] in [fields[1:2] for fields in _session_audit(matrix, host.name)
                                      if fields[:1] == ["post:partial"]]:
         pytest.skip(f"{host.name} saved `{cell.command}`'s output only in part before its after-hook ran "

@@ -17,7 +17,7 @@ FD_RAW = frozenset({"-x", "--exec", "-X", "--exec-batch", "-0", "--print0", "-l"
                     "-h", "--help", "-V", "--version"})
 NOTHING: tuple[Line, ...] = ()
 MAX_PATHS, TAIL_PATHS = 1000, 200  # grouped by directory, 1,000 paths of node_modules are ~3k tokens
-EXACT_PATHS = 40  # a list up to this long is printed exactly as find printed it
+EXACT_PATHS = 500  # a list up to this long is printed exactly as find printed it (every path a reader may grep for whole)
 EXACT_MAX, EXACT_TAIL = 500, 150  # a long list whose first paths were scattered
 
 

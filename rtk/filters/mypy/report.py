@@ -1,10 +1,9 @@
-"""Diagnostics grouped by file, as the tsc filter prints them, every line number kept.
+"""Diagnostics by file, every line number kept, each message once per file.
 
-A file's diagnostics go under one line naming the file (named again every REPEAT_FILE_EVERY
-lines of a long group); each message is one line, `  L12 error: message  [code]` (`L12:5` with
-`--show-column-numbers`), its notes under it. A message repeated in the file (`--strict`'s
-`Function is missing a type annotation` on forty functions) is one line listing every place:
-`  L40, L46, L51 error: ...`. Pretty output's wrapped lines are joined, its source frames
+Each message is one line as mypy prints it, `path:12: error: message  [code]` (`path:12:5:` with
+`--show-column-numbers`): the form an editor jumps to and a reader greps for. A message repeated
+in the file (`--strict`'s `Function is missing a type annotation` on forty functions) is that
+line once, listing its other places: `path:40: error: ...  (also at L46, L51)`; notes under it. Pretty output's wrapped lines are joined, its source frames
 dropped. A note repeated word for word anywhere in the run is printed once.
 `--show-error-context`'s `In function "f":` follows each place it applies to: `L12 (In function "f")`.
 """
@@ -15,7 +14,6 @@ from collections import Counter
 from rtk.filters.mypy.lines import Diagnostic
 
 TOP_CODES = 10
-REPEAT_FILE_EVERY = 40  # lines of one file's group before the file is named again
 
 
 class Report:
@@ -27,8 +25,6 @@ class Report:
         self.errors = 0
         self.dropped_notes = 0
         self._notes_seen: set[str] = set()
-        self._printed_path: str | None = None  # the file the last group line belongs to
-        self._group_lines = 0
 
     def add(self, diag: Diagnostic) -> list[str]:
         out = self.flush() if diag.path != self.path else []
@@ -49,7 +45,7 @@ class Report:
         return out
 
     def _render(self, items: list[Diagnostic]) -> list[str]:
-        out = self._header(items[0].path)
+        out: list[str] = []
         groups: dict[tuple[str, str, str], list[tuple[Diagnostic, str]]] = {}
         context = ""  # `--show-error-context`: the function the next messages are in
         for d in items:
@@ -70,30 +66,18 @@ class Report:
             self.errors += len(same)
             self.files.add(first.path)
             self.codes[code or "no code"] += len(same)
-        where = ", ".join(place for _, place in same)
         text = first.code_and_text()[1].rstrip() + (f"  [{code}]" if code else "")  # pretty's joined lines too
-        out = self._line(first.path, f"  {where} {kind}: {text}")
+        place = same[0][1]
+        also = ", ".join(p for _, p in same[1:])
+        line = f"{first.path}:{place[1:]}: {kind}: {text}" + (f"  (also at {also})" if also else "")
+        out = [line]
         for note in first.notes:
             if note in self._notes_seen:
                 self.dropped_notes += 1
                 continue
             self._notes_seen.add(note)
-            out += self._line(first.path, f"    note: {note}")
+            out.append(f"    note: {note}")
         return out
-
-    def _header(self, path: str) -> list[str]:
-        if path == self._printed_path:
-            return []
-        self._printed_path, self._group_lines = path, 0
-        return [path]
-
-    def _line(self, path: str, text: str) -> list[str]:
-        """A line of the file's group: the file is named again past REPEAT_FILE_EVERY lines."""
-        self._group_lines += 1
-        if self._group_lines <= REPEAT_FILE_EVERY:
-            return [text]
-        self._group_lines = 1
-        return [f"{path} (continued)", text]
 
     def summary(self) -> str:
         if not self.errors:
