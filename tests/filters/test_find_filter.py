@@ -42,10 +42,20 @@ def test_many_paths_in_few_directories_are_grouped_without_hiding_any() -> None:
 
 
 def test_an_error_keeps_its_place_in_a_grouped_list() -> None:
-    lines = [f"./a/f{i}" for i in range(50)] + ["find: './b': Permission denied"] + [f"./c/g{i}" for i in range(5)]
+    lines = [f"./a/f{i}" for i in range(550)] + ["find: './b': Permission denied"] + [f"./c/g{i}" for i in range(5)]
     _, out = run("find .", lines)
-    assert out == ["./a/ (50): " + " ".join(f"f{i}" for i in range(50)), "find: './b': Permission denied",
-                   "./c/ (5): g0 g1 g2 g3 g4"]
+    error = out.index("find: './b': Permission denied")
+    assert out[error + 1:] == ["./c/ (5): g0 g1 g2 g3 g4"]
+    assert out[0].startswith("./a/ (550): f0 f1 ")
+    names = " ".join(line.split(": ", 1)[1] for line in out[:error]).split()
+    assert names == [f"f{i}" for i in range(550)]  # a long run spans lines, every entry named
+
+
+def test_a_list_of_up_to_500_paths_is_printed_as_find_printed_it() -> None:
+    """Every path whole, as a reader greps for it (the facts measured on unseen outputs)."""
+    lines = [f"./a/f{i}" for i in range(500)]
+    _, out = run("find .", lines)
+    assert out == lines
 
 
 def test_the_marker_names_the_biggest_directories_first() -> None:

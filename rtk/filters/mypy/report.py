@@ -3,7 +3,7 @@
 Each message is one line as mypy prints it, `path:12: error: message  [code]` (`path:12:5:` with
 `--show-column-numbers`): the form an editor jumps to and a reader greps for. A message repeated
 in the file (`--strict`'s `Function is missing a type annotation` on forty functions) is that
-line once, listing its other places: `path:40: error: ...  (also at L46, L51)`; notes under it. Pretty output's wrapped lines are joined, its source frames
+line once, its other places on the next: `  also at L46, L51`; notes under it. Pretty output's wrapped lines are joined, its source frames
 dropped. A note repeated word for word anywhere in the run is printed once.
 `--show-error-context`'s `In function "f":` follows each place it applies to: `L12 (In function "f")`.
 """
@@ -67,10 +67,11 @@ class Report:
             self.files.add(first.path)
             self.codes[code or "no code"] += len(same)
         text = first.code_and_text()[1].rstrip() + (f"  [{code}]" if code else "")  # pretty's joined lines too
-        place = same[0][1]
+        context = same[0][1][len(first.where):]  # `--show-error-context`'s ` (In function "f")`
         also = ", ".join(p for _, p in same[1:])
-        line = f"{first.path}:{place[1:]}: {kind}: {text}" + (f"  (also at {also})" if also else "")
-        out = [line]
+        out = [f"{first.path}:{first.where[1:]}: {kind}: {text}{context}"]
+        if also:
+            out.append(f"  also at {also}")
         for note in first.notes:
             if note in self._notes_seen:
                 self.dropped_notes += 1
