@@ -1,15 +1,10 @@
-"""find: every path it printed; a long list grouped by directory, a very long one with its middle counted.
+"""find: every path exactly as find printed it; long lists keep their start and end.
 
-Up to 40 paths the list is exactly what find printed. Past that, each run of three or more paths
-in one directory is one line naming the directory once and then every entry
-(`./src/click/ (17): core.py types.py ...`, group.py): nothing is hidden, only the repeated
-prefix goes (50-55% of the tokens on real trees). A list longer than `find_max_paths` (1,000
-grouped, 500 when its first paths came scattered over directories) keeps its first and last
-paths and replaces the middle with one line counting the left-out paths per directory; the raw
-output goes to recall. Error lines (`find: 'x': No such file or directory`) are always kept, in
-their place. `-print0`, `-printf`, `-fprint*`, `-ls`, `-exec`, `-execdir`, `-ok`, `-okdir` and
-`-delete` pass through exactly: their output is not a list of paths; so do fd's `-x`/`-X`, `-0`
-and `-l`.
+A list longer than the limit (`find_max_paths`, default 500) keeps its first and last paths and
+replaces the middle with one line counting the left-out paths per directory; the raw output goes
+to recall. Error lines (`find: 'x': No such file or directory`) are always kept. `-print0`,
+`-printf`, `-fprint*`, `-ls`, `-exec`, `-execdir`, `-ok`, `-okdir` and `-delete` pass through
+exactly: their output is not a list of paths; so do fd's `-x`/`-X`, `-0` and `-l`.
 """
 from __future__ import annotations
 

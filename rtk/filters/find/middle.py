@@ -20,11 +20,6 @@ class MiddleElider:
         self.hidden: dict[str, int] = {}  # a dict, not a Counter: `collections` costs ~1.5 ms to import
         self.elided = False
 
-    def resize(self, max_items: int, tail_size: int) -> None:
-        """New limits, before any item went to the tail."""
-        self.tail_size = min(tail_size, max_items // 2)
-        self.head_size = max_items - self.tail_size
-
     def add(self, text: str, group: str) -> str | None:
         """The line to print now, or None when it is held (tail) or counted (middle)."""
         self.seen += 1
