@@ -45,6 +45,9 @@ WHAT_FAILED = LazyPattern(
 
 
 CODEX_LIMIT = 9_000  # chars: Codex cuts every tool output at ~10,000 bytes (~2,500 tokens), middle out
+# host -> (outputs longer than this many chars are cut, chars of the raw output the model then sees):
+# what rtk's savings are counted against on that host (rtk gain)
+HOST_CUTS = {"claude": (CLAUDE_CODE_LIMIT, 2_000), "codex": (10_000, 10_000)}
 CODEX_MARKS = ("CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_PERMISSION_PROFILE")
 
 

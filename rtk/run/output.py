@@ -12,10 +12,9 @@ import time
 
 from rtk import config
 from rtk.filters.base import Stream
-from rtk.filters.budget import host_limit, host_of
+from rtk.filters.budget import HOST_CUTS, host_limit, host_of
 from rtk.run.pipeline import OutputPipeline, PassthroughPipeline, Writer, build_pipeline
 from rtk.track import accounting
-from rtk.track.accounting import HOST_CUTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -32,8 +32,6 @@ __all__ = ["LOCK_NAME", "Accountant", "RunRecord", "queue_dir", "start", "wake_w
 
 READ_ONLY_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM)
 
-# host -> (outputs longer than this many chars are cut, chars of the raw output the model then sees)
-HOST_CUTS = {"claude": (30_000, 2_000), "codex": (10_000, 10_000)}
 INLINE_MAX = 1024 * 1024        # per stream, kept in memory; past it the bytes go to a file
 SPOOL_MAX = 1024 * 1024 * 1024  # per stream on disk; past it bytes are counted, tokens estimated
 
