@@ -89,12 +89,13 @@ def _filter(host: str, done: Finished, argv: list[str]) -> str | None:
     outcome = pipeline.finish(done.exit_code)
     body = writer.text().rstrip("\n")
     replaced = len(body.encode("utf-8", "surrogatepass")) < pipeline.raw_bytes and body != done.text.rstrip("\n")
-    if accountant is not None:
+    if accountant is not None and not replaced:
+        accountant.discard()  # the host shows its own output: rtk saved nothing, and printed nothing
+    elif accountant is not None:
         accountant.finish(accounting.RunRecord(
             argv=argv, filter=name, exit_code=done.exit_code, wall_ms=int((time.monotonic() - t0) * 1000),
-            cwd=os.getcwd(), started=started, raw_bytes=pipeline.raw_bytes,
-            printed_bytes=writer.printed_bytes if replaced else pipeline.raw_bytes,
-            recall_id=outcome.recall_id if replaced else None, filter_error=outcome.filter_error,
+            cwd=os.getcwd(), started=started, raw_bytes=pipeline.raw_bytes, printed_bytes=writer.printed_bytes,
+            recall_id=outcome.recall_id, filter_error=outcome.filter_error,
             via=f"post:{host}", preview_limit=done.preview_limit,
             baseline_text=done.text if read_saved and not done.preview_limit else None))
     return body if replaced else None

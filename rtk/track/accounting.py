@@ -150,6 +150,11 @@ class Accountant:
                 self.problem = f"cannot spool output in {self.queue} ({exc.strerror or exc})"
                 self.quiet = exc.errno in READ_ONLY_ERRNOS
 
+    def discard(self) -> None:
+        """Nothing to record after all (a post-path output the host keeps): drop what was spooled."""
+        self._raw.discard()
+        self._printed.discard()
+
     def finish(self, record: RunRecord) -> None:
         try:
             job = self._write_job(record) if self.problem is None else None

@@ -225,3 +225,11 @@ def test_opencode_saved_file_short_of_its_end_is_left_alone(
     last_commit = _git("log", "-n", "300", "--format=%h")[:-1].split("\n")[-1]
     first_commit = _git("log", "-n", "1", "--format=%h").strip()
     assert last_commit in text and first_commit in text and len(text) < len(whole)
+
+
+def test_an_output_the_host_keeps_is_not_counted_as_saved(hermetic_rtk: Path) -> None:
+    """No replacement, no record: the filtered bytes the pipeline made were never shown."""
+    payload = _claude("ls", "README.md\nrtk\n")
+    result = run_hook("claude", json.dumps(payload).encode(), {"RTK_TRACK_SYNC": "1"})
+    assert result.stdout == b""
+    assert not list(hermetic_rtk.rglob("*history*.db"))
