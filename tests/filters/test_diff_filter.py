@@ -34,7 +34,21 @@ def test_summary_first_then_hunks_with_one_line_of_context() -> None:
     filt, out = run("diff -ru a b", ["Only in a: old.txt", *HUNK])
     assert out == ["diff: 1 file changed, +1 -1", "Only in a: old.txt", "--- a/x.py", "+++ b/x.py",
                    "@@ -1,7 +1,7 @@", " ...", " three", "-four", "+FOUR", " five"]
-    assert filt.failure_seen and not filt.elided  # exit 1 means "they differ", which is shown
+    assert filt.failure_seen  # exit 1 means "they differ", which is shown
+    assert filt.elided  # the context lines left out are content: the recall hint says how to get them
+
+
+def test_a_hunk_whose_context_is_all_printed_is_not_elided() -> None:
+    hunk = [*HUNK[:3], "@@ -1,3 +1,3 @@", " three", "-four", "+FOUR", " five"]
+    filt, out = run("diff -u a b", hunk)
+    assert out[-4:] == [" three", "-four", "+FOUR", " five"] and not filt.elided
+
+
+@pytest.mark.parametrize("flag", ["-U5", "--unified=5", "-rU5", "-NrU3"])
+def test_asked_context_is_printed_whole(flag: str) -> None:
+    filt, out = run(f"diff {flag} a b", HUNK)
+    assert out[-8:] == [" one", " two", " three", "-four", "+FOUR", " five", " six", " seven"]
+    assert not filt.elided
 
 
 def test_every_file_gets_a_summary_line() -> None:

@@ -37,8 +37,13 @@ def without_elision(rules: Rules) -> Rules:
     group = rules.group
     if group is not None:
         group = replace(group, max_items=1 << 30)
-    return replace(rules, head=None, tail=None, max_lines=None, truncate_at=None,
+    kept = replace(rules, head=None, tail=None, max_lines=None, truncate_at=None,
                    match_output=(), collapse=() if rules.collapse is not None else None, group=group)
+    if any(counter.elides for counter in rules.counters.values()):
+        # its line rules leave content out (counted by an `elides` counter): none of them runs
+        counters = {name: replace(counter, elides=False) for name, counter in rules.counters.items()}
+        kept = replace(kept, replace=(), strip=None, keep_only=None, counters=counters)
+    return kept
 
 
 class DeclarativeFilter(BaseFilter):

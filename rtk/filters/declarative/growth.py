@@ -60,11 +60,12 @@ def rule_growth(pattern: re.Pattern[str], parts: ReplacementParts, one_match: bo
     disjoint = len(set(refs)) == len(refs) and (0 not in refs or len(refs) == 1) and \
         not any(other in groups.get(ref, (False, frozenset()))[1] for ref in refs for other in refs if ref)
     copies = 1 if disjoint or not refs else len(refs)
+    shortest = tree.getwidth()[0]
     if one_match:
-        return 1.0 + max(0, copies - 1), float(literal)
+        # `^1*?` matches twice at the start: empty, then (re.sub since 3.7) the non-empty one
+        return 1.0 + max(0, copies - 1), float(literal if shortest else 2 * literal)
     if not literal and copies <= 1:
         return 1.0, 0.0  # each match gives way to at most its own characters
-    shortest = tree.getwidth()[0]
     if shortest < 1:
         return None
     return 1.0 + literal / shortest + max(0, copies - 1), 0.0

@@ -24,6 +24,7 @@ class RulePipeline:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.counts = dict.fromkeys(rules.counters, 0)
+        self.eliding = tuple(name for name, counter in rules.counters.items() if counter.elides)
         self.section: Section | None = None
         self.section_kept = 0
         self.section_hidden = 0
@@ -41,7 +42,8 @@ class RulePipeline:
 
     @property
     def elided(self) -> bool:
-        return self.truncated or any(stage.elided for stage in self.stages)
+        return (self.truncated or any(stage.elided for stage in self.stages)
+                or any(self.counts[name] for name in self.eliding))
 
     def prepare(self, text: str) -> str:
         """strip_ansi and replace: what match_output and the counters see."""

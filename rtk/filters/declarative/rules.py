@@ -74,8 +74,12 @@ class Carry:
 
 @dataclass(frozen=True)
 class Counter:
+    """`elides`: the lines it counts are content the rules leave out (a code frame, a column), so
+    a run where it counted one keeps its raw output and prints the recall hint."""
+
     pattern: re.Pattern[str]
     sum_group: str | None
+    elides: bool = False
 
 
 @dataclass(frozen=True)
@@ -236,7 +240,7 @@ def _counters(table: object, where: str) -> dict[str, Counter]:
         total = checked.get("sum")
         if total is not None and total not in pattern.groupindex and not str(total).isdigit():
             raise SpecError(f"{at}.sum: the pattern has no group '{total}'")
-        counters[name] = Counter(pattern, total)  # type: ignore[arg-type]
+        counters[name] = Counter(pattern, total, bool(checked.get("elides", False)))  # type: ignore[arg-type]
     return counters
 
 

@@ -49,7 +49,7 @@ TABLE_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "headings": {"pattern": str, "every": int},
     "carry": {"pattern": str, "to": str},
     "group": {"pattern": str, "max_items": int, "max_groups": int, "repeat_key_every": int},
-    "counter": {"pattern": str, "sum": str},
+    "counter": {"pattern": str, "sum": str, "elides": bool},
 }
 TEST_FIELDS: dict[str, type | tuple[type, ...]] = {"name": str, "input": str, "expected": str,
                                                   "exit_code": int, "command": str}

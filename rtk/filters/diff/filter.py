@@ -27,6 +27,7 @@ class DiffFilter(BaseFilter):
         self.max_files = ctx.limit("diff_max_files", 2000)
         self.max_notes = ctx.limit("diff_max_notes", 2000)
         self.kept = 0
+        self.keep_context = asks_context(ctx.argv)
         self.files: list[FileDiff] = []
         self.unlisted_files = self.unlisted_added = self.unlisted_removed = 0  # the files past max_files
         self.notes: list[str] = []  # `Only in`, binary files, errors: printed with the summary
@@ -50,7 +51,8 @@ class DiffFilter(BaseFilter):
         elif text.startswith("@@") and current is not None:
             self.kept += current.close_hunk()
             listed = len(self.files) < self.max_files
-            current.hunk = Hunk(text, self.max_changed, self.keep_changed, keep=listed and self.kept < self.budget)
+            current.hunk = Hunk(text, self.max_changed, self.keep_changed, keep=listed and self.kept < self.budget,
+                                keep_context=self.keep_context)
         elif current is not None and current.hunk is not None and text[:1] in ("+", "-", " ", "\\", "") \
                 and (in_hunk or text.startswith("\\")):
             current.added += text[:1] == "+"
@@ -71,7 +73,7 @@ class DiffFilter(BaseFilter):
     def _close_file(self) -> None:
         if self.current is not None:
             self.kept += self.current.close_hunk()
-            self.elided |= self.current.folded
+            self.elided |= self.current.folded or self.current.context_dropped
             if len(self.files) < self.max_files:
                 self.files.append(self.current)
             else:  # counted only: its name and hunks are in the raw output (recall)
@@ -123,6 +125,17 @@ def is_unified(argv: Sequence[str]) -> bool:
             if arg.startswith("--unified"):
                 return True
         elif arg.startswith("-") and ("u" in arg or "U" in arg) and not set(arg[1:]) & set("qyecn"):
+            return True
+    return False
+
+
+def asks_context(argv: Sequence[str]) -> bool:
+    """`-U5`, `--unified=5`: the context lines are what the command asked to read (`-u` is diff's
+    default three, which the filter cuts to one around each change)."""
+    for arg in argv[1:]:
+        if arg == "--":
+            break
+        if arg.startswith("--unified=") or (arg.startswith("-") and not arg.startswith("--") and "U" in arg):
             return True
     return False
 

@@ -47,7 +47,8 @@ class Hunk:
     `max_changed`/`keep_changed`: a hunk changing more than `max_changed` lines keeps the first
     `keep_changed`; `keep` False: nothing is kept (the diff's budget is spent), only counted."""
 
-    def __init__(self, header: str, max_changed: int, keep_changed: int, keep: bool = True) -> None:
+    def __init__(self, header: str, max_changed: int, keep_changed: int, keep: bool = True,
+                 keep_context: bool = False) -> None:
         counts = hunk_counts(header)
         self.old_left = int(counts[0] or 1) if counts else -1  # lines still to come (-1: unknown)
         self.new_left = int(counts[1] or 1) if counts else -1
@@ -59,6 +60,8 @@ class Hunk:
         self.after_change = 0
         self.folding = not keep
         self.folded_added = self.folded_removed = 0
+        self.context_dropped = False  # a context line left out: content, the recall hint says so
+        self.keep_context = keep_context  # `-U5`: the context lines are what was asked to read
 
     @property
     def complete(self) -> bool:
@@ -75,14 +78,15 @@ class Hunk:
             self._change(line)
         elif line.startswith("\\"):
             self.lines.append(line)
-        elif self.after_change:
-            self.after_change -= 1
+        elif self.after_change or self.keep_context:
+            self.after_change -= bool(self.after_change)
             self.lines.append(line)
         else:
             self.context.append(line)
             if len(self.context) > CONTEXT:
                 self.context.popleft()
                 self.skipped += 1
+                self.context_dropped = True
 
     def _change(self, line: str) -> None:
         if len(self.changes) == self.max_changed:  # this hunk is huge: keep its start, count the rest
@@ -103,6 +107,7 @@ class Hunk:
         self.after_change = CONTEXT
 
     def close(self) -> list[str]:
+        self.context_dropped = self.context_dropped or bool(self.context)  # the context after the last change
         folded = self.folded_added + self.folded_removed
         if not self.keep or not folded:
             return self.lines
@@ -119,6 +124,7 @@ class FileDiff:
         self.lines: list[str] = []
         self.hunk: Hunk | None = None
         self.folded = False
+        self.context_dropped = False
         self.unshown_hunks = 0
 
     @property
@@ -135,6 +141,7 @@ class FileDiff:
             self.unshown_hunks += 1
             return 0
         lines = hunk.close()
+        self.context_dropped |= hunk.context_dropped
         self.lines.extend(lines)
         return len(lines)
 

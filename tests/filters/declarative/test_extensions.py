@@ -110,6 +110,38 @@ def test_summary_naming_an_unknown_counter_is_refused() -> None:
     assert "no counter named nope" in found.errors[0]
 
 
+FRAMES = ('strip_lines_matching = ["^\\\\s*$", "^ +\\\\| "]\n'
+          'counters = { frames = { pattern = "^ +\\\\| ", elides = true } }\n')
+
+
+def test_an_eliding_counter_marks_the_run_only_when_it_counts_a_line() -> None:
+    spec = one(FRAMES)
+    out, engine = run(spec, ["a.c:1: error: x", "   | int x;", ""])
+    assert out == ["a.c:1: error: x"] and engine.elided  # the code frame is content: recall keeps it
+    out, engine = run(spec, ["a.c:1: error: x", ""])
+    assert out == ["a.c:1: error: x"] and not engine.elided  # a blank line is noise: no hint
+
+
+@pytest.mark.parametrize("lines", [["a.c:1: error: x", "   | int x;"], ["a.c:1: error: x"] + ["   | y"] * 300])
+def test_the_fast_path_counts_eliding_lines_as_the_plain_one_does(lines: list[str]) -> None:
+    out, engine = run(spec := one(FRAMES), lines)
+    reference = DeclarativeFilter(spec, FilterContext(("t",), True), reference=True)
+    expected = [line.text for raw in lines for line in reference.feed(raw, Stream.STDOUT)]
+    expected += [line.text for line in reference.finish(0)]
+    assert out == expected == ["a.c:1: error: x"] and engine.elided and reference.elided
+
+
+def test_with_recall_off_the_lines_an_eliding_counter_names_are_kept() -> None:
+    spec = one(FRAMES + 'replace = [{ pattern = "int", replacement = "" }]\n')
+    out, engine = run(spec, ["a.c:1: error: x", "   | int x;", ""], recall=False)
+    assert out == ["a.c:1: error: x", "   | int x;", ""] and not engine.elided
+
+
+def test_elides_must_be_a_boolean() -> None:
+    found = load(HEAD + 'counters = { frames = { pattern = "x", elides = "yes" } }\n')
+    assert found.errors and "elides" in found.errors[0]
+
+
 def test_with_recall_off_nothing_is_elided() -> None:
     spec = one('max_lines = 1\ntruncate_lines_at = 5\nstrip_lines_matching = ["^x"]\n')
     out, engine = run(spec, ["x noise", "a long line", "b"], recall=False)

@@ -12,7 +12,7 @@ import json
 import re
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from rtk.filters.base import Stream
@@ -31,6 +31,7 @@ TEXTS = st.text(alphabet="ab :-A1|.\\\t", max_size=40)
 
 @SLOW
 @given(pattern=regexes(), replacement=REPLACEMENTS, text=TEXTS)
+@example(pattern="^1*?", replacement="<$0>", text="1")  # an anchored rule matching twice: empty, then "1"
 def test_a_rules_bound_holds_for_what_sub_makes(pattern: str, replacement: str, text: str) -> None:
     assume(compiles(pattern))
     compiled = compile_pattern(pattern, "test")
