@@ -107,6 +107,8 @@ def parse_payload(raw: bytes) -> tuple[Any, str | None]:
     except UnicodeDecodeError:
         return None, "input is not UTF-8"
     except ValueError as exc:
+        if "out of range" in str(exc):  # valid JSON, but a number no answer could echo back
+            return None, f"JSON on stdin that no answer could carry ({exc})"
         return None, f"invalid JSON on stdin ({exc})"
     except RecursionError:
         return None, "invalid JSON on stdin (nested too deeply)"
