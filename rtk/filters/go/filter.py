@@ -52,6 +52,7 @@ class GoFilter(BaseFilter):
         if gl.GOROUTINE.match(text) or text.startswith(("[signal", "\tpanic: ")) or not text:
             return [text] if text else []
         out = self._trace.end()
+        self.elided = self.elided or self._trace.left_out
         self._trace = None
         if text.startswith("exit status"):
             return out + [text]
@@ -164,6 +165,8 @@ class GoFilter(BaseFilter):
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = [shown for k in self._race.end() for shown in self._line(k)]
         out += (self._trace.end() if self._trace else []) + self._runs.flush() + self._cut_marker()
+        self.elided = (self.elided or self._race.left_out or self._embedded.left_out
+                       or (self._trace is not None and self._trace.left_out))
         out += [t for test in list(self._held) for t in self._release(test)] if exit_code else []
         if summary := self._summary():
             out.append(summary)

@@ -39,6 +39,7 @@ class Trace:
     def __init__(self) -> None:
         self.func: str | None = None
         self.dropped = 0
+        self.left_out = False  # a frame, an argument word or a pc offset: content (recall keeps it)
 
     def feed(self, text: str) -> list[str] | None:
         """Lines to print for a trace line, or None when the line is not part of a trace."""
@@ -46,8 +47,11 @@ class Trace:
             func, self.func = self.func, None
             if stdlib_function(func) or "/pkg/mod/" in text:  # the module cache: a dependency
                 self.dropped += 1
+                self.left_out = True
                 return []
-            return [short_call(func), short_place(text)]
+            kept = [short_call(func), short_place(text)]
+            self.left_out = self.left_out or kept != [func, text]
+            return kept
         if self.func is not None:
             return None
         if "(" in text and not text.startswith(("\t", " ")) or text.startswith("created by "):
@@ -75,6 +79,10 @@ class EmbeddedTrace:
     def __init__(self) -> None:
         self._prefix: str | None = None
         self._trace = Trace()
+
+    @property
+    def left_out(self) -> bool:
+        return self._trace.left_out
 
     def feed(self, text: str) -> list[str] | None:
         if self._prefix is None:

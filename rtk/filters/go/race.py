@@ -32,6 +32,7 @@ class RaceReport:
         self.func: str | None = None  # a frame's function line, waiting for its file line
         self.kept = 0  # user frames kept in the section
         self.folded = 0  # library frames (or later frames of a `created at` stack) in the section
+        self.left_out = False  # a frame or a pc offset was: content, the recall hint says so
 
     def feed(self, text: str) -> list[str] | None:
         if text == RULER:
@@ -62,8 +63,11 @@ class RaceReport:
         keep = not _library(func, place) and not (self.created and self.kept)
         if keep:
             self.kept += 1
-            return [func, short_place(place)]
+            shown = short_place(place)
+            self.left_out = self.left_out or shown != place
+            return [func, shown]
         self.folded += 1
+        self.left_out = True
         return []
 
     def _close_section(self) -> list[str]:
