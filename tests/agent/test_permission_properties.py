@@ -34,14 +34,16 @@ REDIRECTS = ["2>&1", ">/dev/null", "2>/dev/null", "1>&2", "</dev/null"]
 SEPARATORS = [" && ", "; ", " || ", " | ", "\n"]
 
 
-def bash_argvs(command: str, workdir: Path) -> list[tuple[str, ...]]:
-    """The argv of every simple command bash runs for `command` (all commands are not found)."""
+def bash_argvs(command: str, workdir: Path, stub_dir: Path | None = None) -> list[tuple[str, ...]]:
+    """The argv of every simple command bash runs for `command`: with no `stub_dir` every command
+    is not found (bash's handler records it); with one, its recording stubs are the PATH."""
     out = workdir / "argv"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
-    env = {"PATH": "/nonexistent", "RTK_ARGV_DIR": str(out), "LC_ALL": "C.UTF-8", "HOME": str(workdir)}
+    env = {"PATH": str(stub_dir) if stub_dir else "/nonexistent", "RTK_ARGV_DIR": str(out), "LC_ALL": "C.UTF-8",
+           "HOME": str(workdir)}
     proc = subprocess.run(["/bin/bash", "-c", HEADER + command + " \nwait\n"], cwd=workdir, env=env,
-                          capture_output=True, timeout=20, check=False)
+                          capture_output=True, stdin=subprocess.DEVNULL, timeout=20, check=False)
     assert b"syntax error" not in proc.stderr, proc.stderr
     argvs = []
     for record in sorted(out.iterdir()):
@@ -341,24 +343,6 @@ def stubs(tmp_path: Path) -> Path:
     return where
 
 
-def run_argvs(command: str, workdir: Path, stub_dir: Path) -> list[tuple[str, ...]]:
-    out = workdir / "argv"
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
-    env = {"PATH": str(stub_dir), "RTK_ARGV_DIR": str(out), "LC_ALL": "C.UTF-8", "HOME": str(workdir)}
-    proc = subprocess.run(["/bin/bash", "-c", HEADER + command + " \nwait\n"], cwd=workdir, env=env,
-                          capture_output=True, stdin=subprocess.DEVNULL, timeout=20, check=False)
-    assert b"syntax error" not in proc.stderr, proc.stderr
-    argvs = []
-    for record in sorted(out.iterdir()):
-        fields, i = record.read_bytes().split(b"\0"), 0
-        while i < len(fields) - 1:
-            count = int(fields[i])
-            argvs.append(tuple(f.decode("utf-8", "surrogateescape") for f in fields[i + 1:i + 1 + count]))
-            i += 1 + count
-    return argvs
-
-
 def wrapped_outcome(host: str, rules: dict[str, list[str]], argvs: list[tuple[str, ...]]) -> str:
     """As host_outcome, but deny and ask rules also see what git runs (global options peeled); an
     allow needs every argv that ran allowed (the wrapper's and the command it started)."""
@@ -393,7 +377,7 @@ def check_wrapped(host: str, rules: dict[str, list[str]], command: str, home: Pa
     write_settings(home, host, rules)
     work = home / "work"
     command = command.replace("PATHSTUB", str(stub_dir))
-    argvs = run_argvs(command, work, stub_dir)
+    argvs = bash_argvs(command, work, stub_dir)
     outcome = wrapped_outcome(host, rules, argvs)
     decision = rewrite.decide(command, host, cwd=str(work))
     adapter = HOST_ADAPTERS[host]

@@ -78,8 +78,10 @@ class Hunk:
             self._change(line)
         elif line.startswith("\\"):
             self.lines.append(line)
-        elif self.after_change or self.keep_context:
-            self.after_change -= bool(self.after_change)
+        elif self.keep_context:
+            self.lines.append(line)
+        elif self.after_change:
+            self.after_change -= 1
             self.lines.append(line)
         else:
             self.context.append(line)
