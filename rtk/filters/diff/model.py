@@ -76,9 +76,7 @@ class Hunk:
             self.folded_removed += kind == "-"
         elif kind in ("+", "-"):
             self._change(line)
-        elif line.startswith("\\"):
-            self.lines.append(line)
-        elif self.keep_context:
+        elif line.startswith("\\") or self.keep_context:  # `\ No newline`, or context asked for (-U5)
             self.lines.append(line)
         elif self.after_change:
             self.after_change -= 1
