@@ -309,6 +309,34 @@ def hosts() -> list[Host]:
     ]
 
 
+def package_version(binary: Path) -> str:
+    """The version in the npm package.json the launcher belongs to ("" when it is not one), read
+    without starting the host (the test report's header names every host this way)."""
+    try:
+        folder = binary.resolve(strict=True).parent
+    except OSError:
+        return ""
+    for candidate in (folder, *folder.parents):
+        manifest = candidate / "package.json"
+        if manifest.is_file():
+            try:
+                return str(json.loads(manifest.read_text(encoding="utf-8")).get("version", ""))
+            except (OSError, ValueError, AttributeError):
+                return ""
+        if candidate.name == "node_modules":
+            break
+    return ""
+
+
+def report_lines() -> list[str]:
+    """One line per host of the matrix: its version and where it was found, or that it is missing."""
+    lines = []
+    for host in hosts():
+        found = package_version(host.binary) if host.binary.exists() else ""
+        lines.append(f"  {host.name}: {found or 'not installed'} ({host.binary})")
+    return ["agent hosts (tests/e2e/hosts.py):", *dict.fromkeys(lines)]
+
+
 def copy_project(source: Path, root: Path) -> Path:
     """A copy of the built project (work tree and its git config) under root; returns the work tree."""
     root.mkdir(parents=True, exist_ok=True)

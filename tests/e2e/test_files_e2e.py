@@ -15,16 +15,19 @@ import pytest
 
 from tests.conftest import rtk_executable
 
-ENV = {**os.environ, "LANG": "C", "LC_ALL": "C", "RTK_TRACK": "0"}
+
+def env() -> dict[str, str]:
+    """The test's own environment (its HOME and rtk dirs, set by the autouse fixture), in the C locale."""
+    return {**os.environ, "LANG": "C", "LC_ALL": "C", "RTK_TRACK": "0"}
 
 
 def rtk(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*rtk_executable(), *args], cwd=cwd, env=ENV, capture_output=True, text=True,
+    return subprocess.run([*rtk_executable(), *args], cwd=cwd, env=env(), capture_output=True, text=True,
                           timeout=60, check=False)
 
 
 def raw(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(list(args), cwd=cwd, env=ENV, capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(list(args), cwd=cwd, env=env(), capture_output=True, text=True, timeout=60, check=False)
 
 
 def need(tool: str) -> None:
@@ -74,7 +77,7 @@ def test_grep_grouped_layout_from_the_config(project: Path, tmp_path: Path) -> N
     (tmp_path / "cfg").mkdir()
     (tmp_path / "cfg" / "config.toml").write_text("[limits]\ngrep_grouped = 1\n")
     result = subprocess.run([*rtk_executable(), "grep", "-rn", "return", "src/core/mod0.py", "src/web/mod1.py"],
-                            cwd=project, env={**ENV, "RTK_CONFIG_DIR": str(tmp_path / "cfg")}, capture_output=True,
+                            cwd=project, env={**env(), "RTK_CONFIG_DIR": str(tmp_path / "cfg")}, capture_output=True,
                             text=True, timeout=60, check=False)
     grouped = result.stdout.splitlines()
     assert grouped[:3] == ["src/core/mod0.py", "4: return TOKEN_0", "7: return TOKEN_1"]

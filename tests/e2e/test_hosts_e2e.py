@@ -144,8 +144,12 @@ def test_a_requoted_denied_command_is_left_to_the_host(tmp_path: Path) -> None:
     probe = 'git "commit" --allow-empty -m probe'
     rules = {"permissions": {"allow": ["Bash(git:*)"], "deny": ["Bash(git commit:*)"]}}
     hooked = drive(tmp_path, "hooked", probe, "default", hook=True, settings=rules)
-    assert hooked.audit == [["skip:deny_rule", probe, ""]]
-    assert hooked.commits == drive(tmp_path, "raw", probe, "default", hook=False, settings=rules).commits
+    raw = drive(tmp_path, "raw", probe, "default", hook=False, settings=rules)
+    assert hooked.audit[:1] == [["skip:deny_rule", probe, ""]]
+    assert hooked.commits == raw.commits
+    # Per version: Claude Code 2.1.197 runs the re-quoted commit (its deny rule misses it), newer ones
+    # deny it. The post hook sees the command only when it ran, and leaves a runner's output alone.
+    assert hooked.audit[1:] == ([["post:skip", probe, ""]] if raw.commits else []), (raw.commits, hooked.audit)
 
 
 def gemini(
