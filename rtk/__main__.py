@@ -102,9 +102,43 @@ def _dispatch(args: list[str]) -> int:
         return 2
     if verbose:
         _say_filter(args, None)
+    if (verb := _near_verb(head)) is not None and not _on_path(head):
+        print(f"rtk: {head}: command not found (did you mean `rtk {verb}`?)", file=sys.stderr)
+        return 127
     from rtk.run.runner import run_command
 
     return run_command(args, None, **terminal)
+
+
+VERBS = (*sorted(CLICK_COMMANDS - HELP_FLAGS), "hook", "rewrite", "run", "proxy", "version")
+
+
+def _near_verb(word: str) -> str | None:
+    """The verb of rtk's that `word` is one typo away from (a letter added, dropped, changed, or two
+    neighbours swapped: `gian` -> `gain`), else None. Pure string work: no cost on a real command."""
+    if len(word) < 3 or not word.isalpha() and "-" not in word:
+        return None
+    for verb in VERBS:
+        if _one_edit(word, verb):
+            return verb
+    return None
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                   and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+def _on_path(name: str) -> bool:
+    from shutil import which
+
+    return os.sep in name or which(name) is not None
 
 
 def _post_filter(host: str, done: object, argv: list[str]) -> str | None:
@@ -165,12 +199,16 @@ def _run_subcommand(kind: str, args: list[str], terminal: dict[str, bool], verbo
         if args[0] in TERMINAL_FLAGS:
             terminal[TERMINAL_FLAGS[args[0]]] = True
             args = args[1:]
-        elif args[0] in ("--filter", "-f") and len(args) > 1:
-            forced, args = args[1], args[2:]
+        elif args[0] in ("--filter", "-f"):
+            forced, args = (args[1], args[2:]) if len(args) > 1 and args[1] != "--" else ("", args[1:])
         elif args[0].startswith("--filter="):
             forced, args = args[0].split("=", 1)[1], args[1:]
         else:
             break
+    if forced == "":
+        print("rtk: run: --filter needs a filter name (`rtk filters` lists them; see rtk run --help)",
+              file=sys.stderr)
+        return 2
     if args[:1] == ["--"]:
         args = args[1:]
     if not args:

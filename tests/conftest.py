@@ -74,27 +74,32 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """A test that wrote into the real rtk dirs or agent files fails the run, naming the files."""
+    """A test that wrote into the real rtk dirs or agent files fails the run, naming the files. On a
+    developer's machine an agent may be using rtk meanwhile (its hooks write there too): outside
+    CI the files are named and the run is not failed unless RTK_TEST_STRICT_HOME=1."""
     watched, before = session.config.stash.get(REAL_HOME_KEY, ([], {}))
     found = real_home.changes(before, real_home.snapshot(watched))
     if not found:
         return
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    title = "the suite wrote into the user's real rtk data or agent settings"
+    strict = real_home.strict(os.environ)
+    title = "the suite wrote into the user's real rtk data or agent settings" + (
+        "" if strict else " (or another rtk did meanwhile: CI=true or RTK_TEST_STRICT_HOME=1 fails the run)")
     if reporter is None:
         print(title, *found[:20], sep="\n", file=sys.stderr)
     else:
+        reporter.ensure_newline()
         reporter.write_sep("=", title, red=True)
         for line in found[:20]:
             reporter.write_line(line, red=True)
-    if session.exitstatus == pytest.ExitCode.OK:
+    if strict and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(autouse=True)
-def hermetic_rtk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "rtk-home"
-    for var, value in real_home.redirected(os.environ, home).items():
+def hermetic_rtk(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "rtk-home"  # not created: a test may count what its tmp_path holds
+    for var, value in real_home.redirected(os.environ, tmp_path_factory.mktemp("home")).items():
         monkeypatch.setenv(var, value)
     for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data")):
         monkeypatch.setenv(var, str(home / sub))

@@ -31,6 +31,13 @@ RTK_VARIABLES = ("RTK_CONFIG_DIR", "RTK_DB_PATH", "RTK_TRACK", "RTK_RECALL", "RT
 Snapshot = dict[str, tuple[int, int]]
 
 
+def strict(environ: Mapping[str, str]) -> bool:
+    """Whether a change under the real dirs fails the run: in CI (a fresh HOME nobody else uses), or
+    when asked."""
+    return any(environ.get(var, "").strip().lower() not in ("", "0", "false", "no")
+               for var in ("CI", "RTK_TEST_STRICT_HOME"))
+
+
 def watched_paths(environ: Mapping[str, str]) -> list[Path]:
     """rtk's data and config dirs and the agent files rtk installs, as the real environment names them."""
     home = Path(environ.get("HOME") or os.path.expanduser("~"))

@@ -13,9 +13,12 @@ from tests.conftest import rtk_executable
 
 def test_home_and_the_rtk_dirs_are_the_tests_own(tmp_path: Path) -> None:
     real = Path(pwd.getpwuid(os.getuid()).pw_dir)
+    base = tmp_path.parent.parent  # the run's temporary root: each test has a home of its own there
     for var in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
-        assert Path(os.environ[var]).is_relative_to(tmp_path), (var, os.environ[var])
-    assert not Path(os.environ["HOME"]).is_relative_to(real / ".local")
+        assert Path(os.environ[var]).is_relative_to(base), (var, os.environ[var])
+        assert not Path(os.environ[var]).is_relative_to(real) or real.is_relative_to(base)
+    assert Path(os.environ["XDG_DATA_HOME"]).is_relative_to(tmp_path)
+    assert Path(os.environ["HOME"]).is_dir() and not any(Path(os.environ["HOME"]).iterdir())
 
 
 def test_a_run_of_rtk_records_into_the_tests_data_dir_only(tmp_path: Path) -> None:
@@ -26,6 +29,7 @@ def test_a_run_of_rtk_records_into_the_tests_data_dir_only(tmp_path: Path) -> No
     assert done.returncode == 0 and done.stdout == "1\n2\n3\n", done.stdout
     data = Path(environ["XDG_DATA_HOME"]) / "rtk"
     assert data.is_relative_to(tmp_path) and any(data.rglob("*")), data
+    assert not any(Path(environ["HOME"]).rglob("rtk*"))
 
 
 def test_the_check_sees_files_created_changed_and_deleted(tmp_path: Path) -> None:
@@ -55,3 +59,8 @@ def test_the_toolchains_keep_their_own_state_when_home_moves(tmp_path: Path) -> 
     assert "CARGO_HOME" not in pins  # set by the user: theirs stands
     moved = real_home.redirected({"HOME": str(real)}, tmp_path / "run")
     assert moved["HOME"] == str(tmp_path / "run" / "home") and Path(moved["HOME"]).is_dir()
+
+
+def test_a_change_fails_the_run_in_ci_or_when_asked() -> None:
+    assert real_home.strict({"CI": "true"}) and real_home.strict({"RTK_TEST_STRICT_HOME": "1"})
+    assert not real_home.strict({}) and not real_home.strict({"CI": "false", "RTK_TEST_STRICT_HOME": "0"})

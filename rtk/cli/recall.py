@@ -28,7 +28,11 @@ def run_recall(entry_id: str | None, pattern: str | None, head: int | None, tail
         raise RecallCliError(str(exc)) from None
     except OSError as exc:
         raise RecallCliError(f"cannot read recall entry {entry_id}: {exc.strerror or exc}") from None
-    sys.stdout.buffer.write(narrow(data, _compile(pattern), head, tail))
+    compiled = _compile(pattern)
+    narrowed = narrow(data, compiled, head, tail)
+    if compiled is not None and not narrowed and not any(map(compiled.search, data.splitlines())):
+        raise RecallCliError(f"no line of {entry.id} matches {pattern!r}")
+    sys.stdout.buffer.write(narrowed)
     sys.stdout.flush()
 
 
@@ -86,14 +90,15 @@ Examples:
   rtk recall 3f9a2c1b --grep 'FAILED|Error' --tail 50
   rtk recall --list
 \b
-Exit codes: 0; 1 no such entry or an unreadable store (one line); 2 usage error."""
+Exit codes: 0; 1 no such entry, no line matching --grep, or an unreadable store (one line);
+2 usage error (a negative --head or --tail among them)."""
 
 
 @click.command(name="recall", epilog=RECALL_EPILOG)
 @click.argument("entry_id", required=False)
 @click.option("--grep", "pattern", help="only lines matching this regular expression")
-@click.option("--head", type=int, help="only the first N lines")
-@click.option("--tail", type=int, help="only the last N lines")
+@click.option("--head", type=click.IntRange(min=0), metavar="N", help="only the first N lines")
+@click.option("--tail", type=click.IntRange(min=0), metavar="N", help="only the last N lines")
 @click.option("--list", "list_entries", is_flag=True, help="list stored entries")
 def recall_cmd(entry_id: str | None, pattern: str | None, head: int | None, tail: int | None,
            list_entries: bool) -> None:

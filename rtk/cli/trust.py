@@ -75,7 +75,8 @@ def untrust_cmd() -> None:
     from rtk.filters.declarative import trust
 
     root = declarative.project_root()
-    if root is None:
-        raise click.ClickException("no .rtk directory here or in a parent")
+    if root is None:  # nothing can apply here, so nothing is left to stop: done, as `rm -f` would be
+        click.echo("nothing to untrust: no .rtk directory here or in a parent")
+        return
     gone = trust.untrust(root)
     click.echo(f"untrusted {len(gone)} file(s) in {root}/.rtk" if gone else "nothing was trusted here")

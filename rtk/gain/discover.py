@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 from rtk.agent.audit_report import command_key
 from rtk.gain.transcripts import ShellCall
+from rtk.gain.units import count
 
 ROUTED_CODES = (0, 3)  # spec/rewrite.md: rewritten (allowed, or the host asks)
 
@@ -133,7 +134,7 @@ def render_text(data: dict[str, object], source: str, window: Window) -> str:
         if not total["calls"]:
             continue
         saved = total["output_tokens"] - total["tokens_with_rtk"]
-        head = f"{title}: {total['calls']:,} calls, {total['output_tokens']:,} output tokens"
+        head = f"{title}: {count(total['calls'], 'call')}, {total['output_tokens']:,} output tokens"
         lines.append(head + (f", {saved:,} would have been saved" if key == "routable" else ""))
         for group in data[key]:  # type: ignore[attr-defined]
             tail = f" -> {group['tokens_with_rtk']:,}" if key == "routable" else ""

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rtk.gain.report import PERIOD_KEY, Report
-from rtk.gain.units import duration, human
+from rtk.gain.units import count, duration, human
 
 BAR_WIDTH = 20
 GRAPH_WIDTH = 40
@@ -64,7 +64,7 @@ def efficiency_bar(percent: float, paint: Paint) -> str:
 def _summary(report: Report, paint: Paint) -> list[str]:
     s = report.data["summary"]
     saved = paint(f"{human(s['saved_tokens']):>8}", GREEN)
-    lines = [paint(f"{report.label}: {s['runs']:,} runs{_scope_words(report)}", BOLD),
+    lines = [paint(f"{report.label}: {count(s['runs'], 'run')}{_scope_words(report)}", BOLD),
              f"  raw tokens      {human(s['raw_tokens']):>8}",
              f"  printed tokens  {human(s['printed_tokens']):>8}",
              f"  saved tokens    {saved}  ({s['saved_pct']:.1f}%)",

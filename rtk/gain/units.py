@@ -11,6 +11,11 @@ def human(n: float) -> str:
     return f"{sign}{int(n)}"
 
 
+def count(n: int, noun: str, plural: str = "") -> str:
+    """1 run, 2 runs, 1,234 runs: a count as a sentence says it."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
 def duration(ms: int) -> str:
     if ms < 1000:
         return f"{ms} ms"

@@ -8,7 +8,10 @@ uninstall then drops the newline it added before the line.
 from __future__ import annotations
 
 IMPORT_LINE = "@RTK.md"
-RTK_MD_MARKER = "<!-- written by `rtk init`; `rtk init --uninstall` removes this file -->"
+# rtk's own RTK.md starts with this (1.x wrote "; `rtk init --uninstall` removes this file" after it)
+RTK_MD_OWNED = "<!-- written by `rtk init`"
+RTK_MD_MARKER = (f"{RTK_MD_OWNED}; `rtk uninstall -g` removes this file (`rtk uninstall` where it was written "
+                 "for one project) -->")
 RTK_MD = f"""{RTK_MD_MARKER}
 # rtk
 

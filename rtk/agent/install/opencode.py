@@ -21,7 +21,8 @@ from pathlib import Path
 PLUGIN_NAME = "rtk.js"
 GLOBAL_DIR = "opencode/plugins"
 LOCAL_PATH = ".opencode/plugins/" + PLUGIN_NAME
-MARKER = "// written by `rtk init`; `rtk init --uninstall --agent opencode` removes this file"
+OWNED = "// written by `rtk init`"  # rtk's plugin starts with this (1.x: "; `rtk init --uninstall` ...")
+MARKER = f"{OWNED}; `rtk uninstall -g --agent opencode` (in a project: without -g) removes this file"
 TIMEOUT_MS = 30_000
 _PROGRAM_LINE = "const RTK = "
 
@@ -93,7 +94,7 @@ def upstream_plugin(plugin: Path) -> Path | None:
 
 
 def is_ours(data: bytes | None) -> bool:
-    return data is not None and data.startswith(MARKER.encode())
+    return data is not None and data.startswith(OWNED.encode())
 
 
 def plugin_program(data: bytes) -> list[str] | None:

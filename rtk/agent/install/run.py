@@ -10,12 +10,12 @@ import shlex
 import shutil
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rtk.agent.install import opencode
 from rtk.agent.install.atomic import remove_stale_temps
-from rtk.agent.install.awareness import IMPORT_LINE, RTK_MD, RTK_MD_MARKER, add_import, remove_import
+from rtk.agent.install.awareness import IMPORT_LINE, RTK_MD, RTK_MD_OWNED, add_import, remove_import
 from rtk.agent.install.edits import (
     AGENTS,
     Agent,
@@ -84,6 +84,22 @@ def run_init(opts: Options, echo: Echo) -> None:
         echo(_message(change, opts.uninstall))
     if not opts.uninstall:
         _afterwords(changes, echo)
+    elif not opts.global_ and not any(change.changed for change in changes):
+        _mention_global(opts, program, echo)
+
+
+def _mention_global(opts: Options, program: str, echo: Echo) -> None:
+    """`rtk uninstall` in a project found nothing: say so when the install is in the home directory."""
+    home_opts = replace(opts, global_=True)
+    root = _root(home_opts)
+    try:
+        found = [name for name in opts.agents
+                 if any(change.changed for change in _plan(name, root, home_opts, program))]
+    except (InstallError, OSError):  # a file it cannot read: nothing to say here
+        return
+    if found:
+        echo(f"rtk is installed in your home directory for {', '.join(found)}: `rtk uninstall -g"
+             f"{''.join(f' --agent {name}' for name in found) if not opts.every_agent else ''}` removes it")
 
 
 def _changes(opts: Options, root: Path, program: str, echo: Echo) -> list[Change]:
@@ -258,7 +274,7 @@ def _awareness_changes(folder: Path, uninstall: bool) -> list[Change]:
                          f"line {IMPORT_LINE}")
     if not uninstall:
         return [Change("claude", rtk_md, old_rtk, RTK_MD.encode(), "awareness file"), import_line]
-    if old_rtk is not None and RTK_MD_MARKER not in decode_text(rtk_md, old_rtk):
+    if old_rtk is not None and RTK_MD_OWNED not in decode_text(rtk_md, old_rtk):
         return [Change("claude", rtk_md, old_rtk, old_rtk, "awareness file written by rtk"), import_line]
     return [Change("claude", rtk_md, old_rtk, None, "awareness file"), import_line]
 

@@ -12,7 +12,9 @@ from rtk.filters import declarative, launchers
 from rtk.filters.declarative.catalog import Catalog, load_all, parse_text, read_bytes
 from rtk.filters.declarative.checks import Outcome, check_properties, run_test
 from rtk.filters.declarative.definition import FilterDef
-from rtk.filters.serves import Serves
+from rtk.filters.serves import Serves, Words
+
+SHOWN_CHOICES = 8  # of a position's allowed words, before "and N more"
 
 
 @dataclass
@@ -120,7 +122,7 @@ def _matched(entry: Serves, shape: object, candidate: list[str], words: list[str
         info = declarative.entry_for(name)
         if info is not None:
             lines.append(f"file: {info['path']}")
-    lines.append(f"matched: {_shape_text(shape)}")
+    lines.append(f"matched: {_shape_text(shape, candidate)}")
     if candidate != words:
         lines.append(f"on: {' '.join(candidate)} (launcher peeled from: {' '.join(words)})")
     if not getattr(shape, "rewrite", True):
@@ -128,10 +130,28 @@ def _matched(entry: Serves, shape: object, candidate: list[str], words: list[str
     return lines
 
 
-def _shape_text(shape: object) -> str:
+def _shape_text(shape: object, candidate: list[str]) -> str:
+    if isinstance(shape, Words):
+        return _words_text(shape, candidate)
     if isinstance(shape, declarative.CommandRegex):
         return f"match_command /{shape.regex}/"
     if isinstance(shape, declarative.WordPattern):
         words = ["|".join(sorted(shape.program)), *("|".join(sorted(p)) for p in shape.positions)]
         return "match " + " ".join(words + (["*"] if shape.open_end else []))
     return repr(shape)
+
+
+def _words_text(shape: Words, candidate: list[str]) -> str:
+    """`npm test`, said as the shape that took it: the program, then what each position allows."""
+    taken, i = [candidate[0]], 1
+    for _ in shape.positions:
+        i = shape.skip(candidate, i) if shape.skip_options else i
+        taken.append(candidate[i])
+        i += 1
+    parts = [f"the program {' or '.join(sorted(shape.program))}"]
+    for allowed in shape.positions:
+        choices = sorted(allowed)
+        more = f" and {len(choices) - SHOWN_CHOICES} more" if len(choices) > SHOWN_CHOICES else ""
+        parts.append(f"one of {', '.join(choices[:SHOWN_CHOICES])}{more}" if len(choices) > 1 else choices[0])
+    skipped = " (options in between are skipped)" if shape.positions and shape.skip_options else ""
+    return f"`{' '.join(taken)}`: {', then '.join(parts)}{skipped}; anything may follow"
