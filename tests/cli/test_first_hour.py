@@ -93,8 +93,8 @@ def test_filters_explain_says_the_shape_in_words() -> None:
     assert done.returncode == 0
     assert done.stdout.splitlines()[:2] == [
         "filter: npm (built-in)",
-        "matched: `npm test`: the program npm, then one of add, ci, clean-install, dedupe, i, ic, in, ins and "
-        "28 more (options in between are skipped); anything may follow"]
+        ("matched: `npm test`: the program npm, then one of add, ci, clean-install, dedupe, i, ic, in, ins and "
+         "28 more (options in between are skipped); anything may follow")]
     assert "Words(" not in done.stdout and "[" not in done.stdout
 
 
