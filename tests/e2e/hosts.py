@@ -109,10 +109,10 @@ def init_hook(env: dict[str, str], agent: str = "") -> None:
 def run_host(argv: list[str], work: Path, env: dict[str, str], timeout: int = 300,
              refusals: tuple[str, ...] = ()) -> str:
     """One headless host session in the work tree; it must end cleanly, or with one of the host's
-    refusals on stderr (returned)."""
+    refusals on stderr (returned; matched whatever the case: 2.1.337 capitalises what 2.1.332 did not)."""
     proc = subprocess.run(argv, cwd=work, env={**env, "PWD": str(work)}, capture_output=True, text=True,
                           timeout=timeout, check=False, stdin=subprocess.DEVNULL)
-    if proc.returncode and any(refusal in proc.stderr for refusal in refusals):
+    if proc.returncode and any(refusal.lower() in proc.stderr.lower() for refusal in refusals):
         return proc.stderr
     assert proc.returncode == 0, f"{argv[0]} exited {proc.returncode}: {proc.stderr[-2000:]}"
     return ""

@@ -40,9 +40,9 @@ needs_codex = pytest.mark.skipif(not CODEX.exists(), reason=f"Codex CLI is not i
 needs_copilot = pytest.mark.skipif(not COPILOT.exists(), reason=f"Copilot CLI is not installed: {INSTALL}")
 # a prompt nobody answers (-p), dontAsk's refusal, and Claude Code 2.1.332's plan mode, which checks
 # writes with auto mode's server-side classifier that a fake model server cannot pass (the session
-# then ends with exit 1, nothing run)
+# then ends with exit 1, nothing run; 2.1.337 words it "Auto mode can't check ... [auto_mode_unchecked]")
 DENIALS = ("requires approval", "has been denied", "Auto mode is unavailable")
-AUTO_MODE_REFUSAL = "auto mode could not check"
+AUTO_MODE_REFUSALS = ("auto mode could not check", "auto mode can't check", "[auto_mode_unchecked]")
 READER = [["skip:post", "git status", ""], ["post:replace", "git status", ""]]  # Claude's two hooks
 
 
@@ -90,7 +90,7 @@ def drive(
         env["ANTHROPIC_BASE_URL"] = model.url
         argv = [str(CLAUDE), "-p", "run the command", "--permission-mode", mode, "--output-format", "json",
                 "--max-turns", "3", *flags]
-        refused = run_host(argv, root / "work", env, timeout=180, refusals=(AUTO_MODE_REFUSAL,))
+        refused = run_host(argv, root / "work", env, timeout=180, refusals=AUTO_MODE_REFUSALS)
         results = model.tool_results()
     if refused and not results:
         results = [{"content": f"has been denied: {refused.strip()[:200]}", "is_error": True}]
