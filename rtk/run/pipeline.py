@@ -66,8 +66,7 @@ class OutputPipeline:
         if char_limit is not None:  # a host that cuts long outputs (Claude Code): hold all, fold to fit
             from rtk.run.budgeted import BudgetedWriter
 
-            self.writer = BudgetedWriter(writer, char_limit, failing_limit,  # type: ignore[assignment]
-                                         getattr(filt, "failure_head", None))
+            self.writer = BudgetedWriter(writer, char_limit, failing_limit, filt)  # type: ignore[assignment]
         self._spool = spool
         self._command = command
         self._on_raw = on_raw
@@ -426,8 +425,12 @@ def build_pipeline(argv: Sequence[str], filter_name: str, cfg: config.Config, wr
         return PassthroughPipeline(writer, on_raw)  # type: ignore[arg-type]
     limits = cfg.limits if char_limit is None else {**cfg.limits, "output_max_chars": char_limit}
     ctx = FilterContext(tuple(argv), cfg.recall_enabled, limits)
-    spool = _open_spool(cfg)
-    return OutputPipeline(filters.load(filter_name, ctx), writer, spool, filter_name=filter_name,
+    spool, filt = _open_spool(cfg), filters.load(filter_name, ctx)
+    if char_limit is not None:  # past the host's window a reader's output may become a map
+        from rtk.filters.readmap import mapped
+
+        filt = mapped(filt, argv, filter_name)
+    return OutputPipeline(filt, writer, spool, filter_name=filter_name,
                           command=tuple(argv), on_raw=on_raw,  # type: ignore[arg-type]
                           hold_seconds=hold_seconds, char_limit=char_limit, failing_limit=failing_limit)
 
