@@ -5,10 +5,11 @@ an agent would ask for, each with its output line number.
   added and removed line counts, each hunk (`@@ -a,b +c,d @@ context`);
 - a listing (`find`, `ls -R`, `tree`, `git ls-files`, `rg --files`, grep matches): each directory
   (or file of a grep) with how many lines it holds, deeper directories first to go;
-- JSON: the keys, the top level first (pretty-printed JSON: its indentation says the level);
 - a log: the first line of each distinct message that says what failed or warns.
 
 Entries are (line number, depth, text); content/outline.py's `render_entries` picks what fits.
+A file's outline, JSON's included (its keys that open an object or array, by indentation), is
+content/outline.py's own.
 Memory stays bounded: past MAX_ENTRIES the deepest entries are no longer recorded.
 """
 from __future__ import annotations
@@ -21,7 +22,6 @@ from rtk.filters.path_outline import leading_path
 MAX_ENTRIES = 20_000
 ENTRY_CHARS = 100
 HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@ ?(.*)")
-JSON_KEY = re.compile(r'^(\s*)"((?:[^"\\]|\\.){1,80})"\s*:\s*(.?)')
 TREE_GLYPHS = ("├── ", "└── ", "|-- ", "`-- ")
 NUMBERS = re.compile(r"\d+")
 # what a log line says went wrong, by the words logs use for it (case matters: `Error:` inside a
@@ -134,18 +134,6 @@ class ListingOutline(Entries):
 
     def label(self, entry: list) -> str:
         return f"{entry[2]} ({entry[3]:,})" if entry[3] > 1 else str(entry[2])
-
-
-class JsonOutline(Entries):
-    what = "keys"
-
-    def see(self, number: int, text: str) -> None:
-        if text[:1] not in (" ", "\t", '"'):
-            return
-        m = JSON_KEY.match(text)
-        if m:
-            opens = m.group(3) in ("{", "[")
-            self.record(number, len(m.group(1).replace("\t", "    ")), f'"{m.group(2)}"' + (f": {m.group(3)}" if opens else ""))
 
 
 class LogOutline(Entries):

@@ -140,7 +140,9 @@ def map_for(argv: Sequence[str], name: str) -> ReadMap | None:
     if name == "diff":
         return ReadMap("the diff", mo.DiffOutline(), None)
     if name == "json":
-        return ReadMap("the JSON", mo.JsonOutline(), None)
+        from rtk.filters.content.outline import Outline
+
+        return ReadMap("the JSON", Outline("output.json"), None)
     if prog == "git" and sub == "log":
         return ReadMap("the log", mo.DiffOutline(), None)
     if name in LISTINGS or prog in LISTINGS or (prog == "git" and sub in ("ls-files", "grep")):

@@ -26,7 +26,7 @@ def preview(case: Case) -> str:
 
 def test_every_kind_of_reader_has_a_map_fixture() -> None:
     kinds = {case.path.parent.name + ":" + case.command.split()[0] for case in MAPS}
-    assert {"content:cat", "git:git", "find:find"} <= kinds
+    assert {"content:cat", "git:git", "find:find", "json:jq"} <= kinds
     commands = " ".join(case.command for case in MAPS)
     assert ".json" in commands and ".log" in commands and "git diff" in commands and "log -p" in commands
 
