@@ -39,7 +39,7 @@ class RunOutput:
         self.writer = Writer(self.accountant.printed if self.accountant else None, colour_fds)
         self.pipeline: OutputPipeline | PassthroughPipeline = build_pipeline(
             argv, filter_name, cfg, self.writer, on_raw, char_limit=host_limit(os.environ, cfg.limits),
-            failing_limit=failing_limit(os.environ, cfg.limits))
+            failing_limit=failing_limit(os.environ, cfg.limits), maps=host_of(os.environ) == "claude")
 
     def feed(self, chunk: bytes, stream: Stream) -> None:
         self.pipeline.feed(chunk, stream)

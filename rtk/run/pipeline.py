@@ -243,9 +243,7 @@ class OutputPipeline:
             wanted = self._spool.recall_id  # the host's limit will fold it: keep it for recall
         recall_id = self._store(wanted, exit_code)
         self.release_hold()
-        summary_starts = getattr(self.writer, "summary_starts", None)  # a host budget's failure window
-        if summary_starts is not None:
-            summary_starts()
+        getattr(self.writer, "summary_starts", lambda: None)()  # what follows: a failure window's summary
         self.writer.write(closing + self._hints(elided, recall_id))
         self._close_budget(recall_id, exit_code)
         return Outcome(recall_id, self.filter_error, self.raw_bytes, self.writer.printed_bytes)
@@ -416,17 +414,18 @@ class PassthroughPipeline:
 
 def build_pipeline(argv: Sequence[str], filter_name: str, cfg: config.Config, writer: Writer,
                    on_raw: object = None, hold_seconds: float | None = HOLD_SECONDS,
-                   char_limit: int | None = None, failing_limit: int | None = None,
+                   char_limit: int | None = None, failing_limit: int | None = None, maps: bool = False,
                    ) -> OutputPipeline | PassthroughPipeline:
     """`char_limit`: the host cuts outputs longer than this (budget.host_limit); filters that can
     fit themselves to it (a file read) read it as the `output_max_chars` limit. `failing_limit`:
-    the tighter cut of a failing command's output (budget.failing_limit, the run path only)."""
+    the tighter cut of a failing command's output (budget.failing_limit, the run path only).
+    `maps`: past `char_limit` the host shows a preview (Claude Code): a reader's output may be a map."""
     if filter_name == "passthrough":
         return PassthroughPipeline(writer, on_raw)  # type: ignore[arg-type]
     limits = cfg.limits if char_limit is None else {**cfg.limits, "output_max_chars": char_limit}
     ctx = FilterContext(tuple(argv), cfg.recall_enabled, limits)
     spool, filt = _open_spool(cfg), filters.load(filter_name, ctx)
-    if char_limit is not None:  # past the host's window a reader's output may become a map
+    if maps and char_limit is not None:  # rtk.filters.readmap
         from rtk.filters.readmap import mapped
 
         filt = mapped(filt, argv, filter_name)

@@ -81,7 +81,7 @@ def replay(command: str, raw: bytes, exit_code: int, chunk: int = CHUNK, host: s
     capture = CaptureWriter()
     env = {"CLAUDECODE": "1"} if host == "claude" else {}
     pipeline = build_pipeline(argv, name, config.load(), capture.writer, hold_seconds=None,
-                              char_limit=host_limit(env), failing_limit=failing_limit(env))
+                              char_limit=host_limit(env), failing_limit=failing_limit(env), maps=host == "claude")
     for start in range(0, len(raw), chunk):
         pipeline.feed(raw[start:start + chunk], Stream.STDOUT)
     pipeline.finish(exit_code)

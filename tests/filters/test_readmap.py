@@ -77,6 +77,17 @@ def test_under_the_window_nothing_changes(case: Case) -> None:
         replay(case.command, case.raw, case.exit_code)
 
 
+READERS_WITHIN = [c for c in all_cases() if c.host is None and c.exit_code == 0
+                  and CLAUDE_CODE_FAILING_LIMIT < len(c.raw) <= CLAUDE_CODE_LIMIT
+                  and c.path.parent.name in ("content", "git", "find", "json", "diff", "ls", "tree", "grep")]
+
+
+@pytest.mark.parametrize("case", READERS_WITHIN, ids=[c.id for c in READERS_WITHIN])
+def test_a_reader_within_the_window_is_unchanged(case: Case) -> None:
+    assert replay(case.command, case.raw, case.exit_code, host="claude") == \
+        replay(case.command, case.raw, case.exit_code)
+
+
 def test_runners_keep_their_whole_window() -> None:
     big = [c for c in all_cases() if c.path.parent.name in ("pytest", "cargo", "tsc", "eslint", "jest")
            and c.exit_code == 0 and len(c.raw) > CLAUDE_CODE_LIMIT]
