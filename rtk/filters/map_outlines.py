@@ -114,11 +114,11 @@ class ListingOutline(Entries):
             return
         grep_match = ":" in text.split(None, 1)[0]
         parts = path.strip("/").split("/")
-        self._under(number, parts if grep_match else parts[:-1] or ["."])
+        self._under(number, parts if grep_match else parts[:-1] or ["."], file_last=grep_match)
 
-    def _under(self, number: int, parts: list[str]) -> None:
+    def _under(self, number: int, parts: list[str], file_last: bool = False) -> None:
         for level in range(len(parts)):
-            name = "/".join(parts[:level + 1]) + "/"
+            name = "/".join(parts[:level + 1]) + ("" if file_last and level == len(parts) - 1 else "/")
             if level < len(self.open) and self.open[level][2] == name:
                 self.open[level][3] += 1
                 continue
