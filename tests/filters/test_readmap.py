@@ -4,6 +4,7 @@ outline entry naming the place of its part; under the window, and for runners, n
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import pytest
 
@@ -24,6 +25,12 @@ OTHERS = [c for c in all_cases() if c.host is None and len(c.raw) > CLAUDE_CODE_
           and c.path.parent.name in ("grep", "git", "find", "diff", "content", "json")]
 
 
+@cache
+def under_claude(case: Case) -> str:
+    """What rtk prints of this case under Claude Code (deterministic: replayed once per session)."""
+    return replay(case.command, case.raw, case.exit_code, host="claude")
+
+
 def preview(case: Case) -> str:
     """What Claude Code alone shows of this output: its notice and the first 2,000 chars."""
     raw = case.raw.decode("utf-8", "replace")
@@ -39,7 +46,7 @@ def test_every_kind_of_reader_has_a_map_fixture() -> None:
 
 @pytest.mark.parametrize("case", MAPS + OTHERS, ids=[c.id for c in MAPS + OTHERS])
 def test_a_map_within_twice_the_preview_and_no_fewer_facts(case: Case) -> None:
-    printed = replay(case.command, case.raw, case.exit_code, host="claude")
+    printed = under_claude(case)
     assert len(case.raw) > CLAUDE_CODE_LIMIT
     if TITLE not in printed.splitlines()[0]:
         assert case in OTHERS and count_text(printed) < 2 * count_text(preview(case))  # smaller still
@@ -51,7 +58,7 @@ def test_a_map_within_twice_the_preview_and_no_fewer_facts(case: Case) -> None:
 
 @pytest.mark.parametrize("case", MAPS + OTHERS, ids=[c.id for c in MAPS + OTHERS])
 def test_every_outline_entry_names_its_place(case: Case) -> None:
-    printed = replay(case.command, case.raw, case.exit_code, host="claude")
+    printed = under_claude(case)
     if TITLE not in printed.splitlines()[0]:
         assert case in OTHERS  # rtk's own form was the smaller
         return
