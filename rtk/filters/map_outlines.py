@@ -40,6 +40,9 @@ class Entries:
         self.entries: list[list] = []  # [number, depth, text, count, count2]: lines under it (added, removed)
         self.deepest = 1 << 30
 
+    def see(self, number: int, text: str) -> None:
+        """Each line of the output, numbered, in order (each kind records what names a place)."""
+
     def record(self, number: int, depth: int, text: str) -> None:
         if depth > self.deepest:
             return

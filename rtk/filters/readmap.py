@@ -23,25 +23,40 @@ from rtk.filters.base import deque, strip_ansi
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
+    from typing import Protocol
 
     from rtk.filters.base import Filter, Line, Stream
+
+    class Outliner(Protocol):
+        """Says where the places of an output are (map_outlines.py, content/outline.py)."""
+
+        def see(self, number: int, text: str) -> None: ...
+
+        def render(self, first: int, last: int, max_chars: int) -> list[str]: ...
 
 PREVIEW_CHARS = 2_000  # what Claude Code shows of an output past its window
 PREVIEW_NOTICE = "Output too large (46KB). Full output saved to: /tmp/claude/tool-results/x.txt\n\nPreview (first 2KB):\n"
 END_CHARS = 1_200  # the end kept while reading; the map shows what its room allows
 LINE_CHARS = 300  # a line of the end or the outline is cut here
+HOLD_CHARS = 32 * 1024  # lines held before the outliner is made (past Claude's 30,000 chars)
 GIT_DIFFS = ("diff", "show")
 LISTINGS = frozenset({"find", "fd", "fdfind", "ls", "tree", "grep", "egrep", "fgrep", "rg"})
 LOG_NAMES = (".log", ".out", ".err", ".log.1")
 
 
 class ReadMap:
-    """Fed every raw line (`see`); `render` gives the map within the room it is given."""
+    """Fed every raw line (`see`); `render` gives the map within the room it is given.
 
-    def __init__(self, what: str, outline: object, part: Callable[[int, int], str] | None, start: int = 1,
+    `kind` names the outliner (`diff`, `listing`, `log`, or `file:NAME`); it is made, and `re`
+    imported, only once the output is past HOLD_CHARS (or a map is asked for): until then the
+    lines are held, so a short read costs no regex."""
+
+    def __init__(self, what: str, kind: str, part: Callable[[int, int], str] | None, start: int = 1,
                  one_file: str = "") -> None:
-        self.what, self.outline, self.part, self.start = what, outline, part, start
+        self.what, self.kind, self.part, self.start = what, kind, part, start
         self.one_file = one_file  # how to print one file of a diff (`git diff -- PATH`)
+        self.outline: Outliner | None = None
+        self.held: list[str] | None = []  # the lines, until the outliner is made
         self.count = self.chars = 0
         self.head: list[str] = []
         self.head_chars = 0
@@ -53,7 +68,12 @@ class ReadMap:
             text = strip_ansi(text)
         self.count += 1
         self.chars += len(text) + 1
-        self.outline.see(self.start + self.count - 1, text)  # type: ignore[attr-defined]
+        if self.outline is not None:
+            self.outline.see(self.start + self.count - 1, text)
+        elif self.held is not None:
+            self.held.append(text)
+            if self.chars > HOLD_CHARS:
+                self._outliner()
         if self.head_chars < PREVIEW_CHARS:
             shown = text if self.head_chars + len(text) <= PREVIEW_CHARS + LINE_CHARS else \
                 f"{text[:PREVIEW_CHARS + LINE_CHARS - self.head_chars]} [+{len(text):,} chars in all]"
@@ -64,6 +84,14 @@ class ReadMap:
         self.tail_chars += min(len(text), LINE_CHARS) + 1
         while self.tail_chars > END_CHARS and len(self.tail) > 1:
             self.tail_chars -= len(self.tail.popleft()) + 1
+
+    def _outliner(self) -> Outliner:
+        if self.outline is None:
+            self.outline = _make_outliner(self.kind)
+            for number, text in enumerate(self.held or (), self.start):
+                self.outline.see(number, text)
+            self.held = None
+        return self.outline
 
     def preview(self) -> str:
         """What the host alone would show (its notice and the first 2,000 chars)."""
@@ -77,7 +105,7 @@ class ReadMap:
         if last >= first:
             get = f"; print them: {self.part(first, last)}" if self.part else ""
             out.append(f"... lines {first:,}-{last:,} not shown ({last - first + 1:,} lines){get}")
-            out.extend(self.outline.render(first, last, outline_chars))  # type: ignore[attr-defined]
+            out.extend(self._outliner().render(first, last, outline_chars))
         out.extend(tail)
         out.append(self._how(recall_id))
         return out
@@ -127,26 +155,30 @@ def mapped(filt: Filter, argv: Sequence[str], name: str) -> Filter:
     return filt if read_map is None else Mapped(filt, read_map)  # type: ignore[return-value]
 
 
-def map_for(argv: Sequence[str], name: str) -> ReadMap | None:
+def _make_outliner(kind: str) -> Outliner:
     from rtk.filters import map_outlines as mo
+    from rtk.filters.content.outline import Outline
 
+    kinds = {"diff": mo.DiffOutline, "listing": mo.ListingOutline, "log": mo.LogOutline}
+    return kinds[kind]() if kind in kinds else Outline(kind.partition(":")[2])
+
+
+def map_for(argv: Sequence[str], name: str) -> ReadMap | None:
     words = list(argv)
     prog = os.path.basename(words[0]) if words else ""
     sub = next((w for w in words[1:] if not w.startswith("-")), "") if prog == "git" else ""
     if name == "content":
         return _file_map(words)
     if prog == "git" and (sub in GIT_DIFFS or sub == "log" and _patch(words)):
-        return ReadMap(f"`{_shown(words)}`", mo.DiffOutline(), None, one_file=_one_file(words, sub))
+        return ReadMap(f"`{_shown(words)}`", "diff", None, one_file=_one_file(words, sub))
     if name == "diff":
-        return ReadMap("the diff", mo.DiffOutline(), None)
+        return ReadMap("the diff", "diff", None)
     if name == "json":
-        from rtk.filters.content.outline import Outline
-
-        return ReadMap("the JSON", Outline("output.json"), None)
+        return ReadMap("the JSON", "file:output.json", None)
     if prog == "git" and sub == "log":
-        return ReadMap("the log", mo.DiffOutline(), None)
+        return ReadMap("the log", "diff", None)
     if name in LISTINGS or prog in LISTINGS or (prog == "git" and sub in ("ls-files", "grep")):
-        return ReadMap("the listing", mo.ListingOutline(), None)
+        return ReadMap("the listing", "listing", None)
     return None
 
 
@@ -172,15 +204,11 @@ def _patch(words: list[str]) -> bool:
 
 
 def _file_map(words: list[str]) -> ReadMap:
-    from rtk.filters import map_outlines as mo
     from rtk.filters.content import sed_print_range
     from rtk.filters.content.origin import Origin
-    from rtk.filters.content.outline import Outline
 
     is_sed = os.path.basename(words[0]) == "sed" if words else False
     origin = Origin(words, sed_print_range(words) if is_sed else None)
     name = origin.name or ""
-    outline = mo.LogOutline() if name.endswith(LOG_NAMES) else Outline(name)
-    what = f"{name or 'the text'}"
     part = origin.command_for if origin.file is not None else None
-    return ReadMap(what, outline, part, origin.start)
+    return ReadMap(name or "the text", "log" if name.endswith(LOG_NAMES) else f"file:{name}", part, origin.start)
