@@ -35,6 +35,7 @@ class FailWindow:
         self.chars = 0
         self.prefix: list[Item] = []
         self.prefix_chars = 0
+        self.prefix_left_out = 0  # lines before the first failure past PREFIX_SHARE
         self.ids: list[Item] = []  # every block's head and the ids it lists
         self.ids_chars = 0
         self.ids_left_out = 0
@@ -67,8 +68,11 @@ class FailWindow:
             self.failures += not self.listing  # `FAILED 2 more tests (same as above):` counts its list
             self._add_id((text, tag))
         elif self.block is None:
-            self.prefix.append((text, tag))
             self.prefix_chars += len(text) + 1
+            if self.prefix_chars <= self.limit * PREFIX_SHARE:
+                self.prefix.append((text, tag))
+            else:
+                self.prefix_left_out += 1
         else:
             if self.listing and text.startswith("  ") and text[2:3] != " ":
                 self.failures += 1
@@ -108,10 +112,11 @@ class FailWindow:
         if self.chars <= self.limit or not self.ids:
             return None
         summary = [item for item in self.summary if item[0] != hint]
-        prefix = self._within(self.prefix, int(self.limit * PREFIX_SHARE))
+        prefix = self.prefix + ([(f"... {self.prefix_left_out:,} more lines before the first failure",
+                                  self.marker_tag)] if self.prefix_left_out else [])
         tail = [*summary, *([(hint, self.marker_tag)] if hint else [])]
         room = self.limit - _size(prefix) - _size(tail) - 300
-        if self.ids_chars + self.ids_left_out > room:  # not all fit anyway: leave room for the first bodies
+        if self.ids_left_out or self.ids_chars > room:  # not all fit anyway: leave room for the first bodies
             room = int(room * IDS_SHARE)
         ids = self._ids_within(room, recall_id)
         room = self.limit - _size(prefix) - _size(tail) - _size(ids) - 200

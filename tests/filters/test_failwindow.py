@@ -3,13 +3,14 @@
 fit, first failures first, then the summary and the recall hint; a successful run keeps 30,000."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rtk.filters.budget import CLAUDE_CODE_FAILING_LIMIT, failing_limit
 from rtk.filters.failwindow import FailWindow
 from rtk.filters.pytest.patterns import failure_head
-from tests.filters.fixture_cases import FIXTURES, Case, fact_kept, replay
+from tests.filters.fixture_cases import FIXTURES, Case, all_cases, fact_kept, replay
 
 CASE = Case(FIXTURES / "pytest" / "click_q_54_failures_claude")
 
@@ -78,9 +79,11 @@ def test_no_failure_head_leaves_it_to_the_fold() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 300)), min_size=1, max_size=300),
-       st.integers(0, 3_000))
-def test_the_window_is_never_exceeded(failures: list[tuple[int, int]], summary: int) -> None:
+       st.integers(0, 3_000), st.integers(0, 400))
+def test_the_window_is_never_exceeded(failures: list[tuple[int, int]], summary: int, before: int) -> None:
     window = FailWindow(CLAUDE_CODE_FAILING_LIMIT, failure_head)
+    for n in range(before):
+        window.add(f"collected line {n} " + "p" * (n % 90))
     for n, (body_lines, width) in enumerate(failures):
         window.add(f"FAILED tests/test_m{n}.py::test_{n}")
         for k in range(body_lines):
@@ -92,3 +95,24 @@ def test_the_window_is_never_exceeded(failures: list[tuple[int, int]], summary: 
         assert sum(len(text) + 1 for text, _ in out) <= CLAUDE_CODE_FAILING_LIMIT
         assert out[-1][0] == "[full output: rtk recall abc]"
 
+
+
+FAILING = [c for c in all_cases() if c.exit_code != 0 and len(c.raw) > CLAUDE_CODE_FAILING_LIMIT]
+
+
+@pytest.mark.parametrize("case", FAILING, ids=[c.id for c in FAILING])
+def test_every_failing_run_fits_the_window_under_claude(case: Case) -> None:
+    """Every captured failing run, whatever its tool: within 10,000 chars, ending with the hint
+    when anything was left out (issue 40's done-when)."""
+    printed = replay(case.command, case.raw, case.exit_code, host="claude")
+    assert len(printed) <= CLAUDE_CODE_FAILING_LIMIT, len(printed)
+    if printed != replay(case.command, case.raw, case.exit_code):
+        assert "rtk recall " in printed.splitlines()[-1]
+
+
+def test_the_window_keeps_bounded_memory() -> None:
+    window = FailWindow(CLAUDE_CODE_FAILING_LIMIT, failure_head)
+    for n in range(200_000):
+        window.add(f"collected {n}" if n < 50_000 else f"FAILED t.py::test_{n}" if n % 10 == 0 else f"E   x {n}")
+    held = len(window.prefix) + len(window.ids) + sum(len(block) for block, _ in window.bodies)
+    assert held < 3_000 and window.failures == 15_000
