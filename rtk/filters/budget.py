@@ -32,6 +32,9 @@ if TYPE_CHECKING:
         def render(self, first: int, last: int, max_chars: int) -> list[str]: ...
 
 CLAUDE_CODE_LIMIT = 30_000  # chars: over it Claude Code shows a ~2 KB preview instead
+# chars: a failing command's output past ~11,000 reaches the model as its first and last 5,000
+# (Claude Code 2.1.337), so a failing run's rtk form fits this (rtk.filters.failwindow)
+CLAUDE_CODE_FAILING_LIMIT = 10_000
 HEAD_SHARE, TAIL_SHARE, MIDDLE_SHARE = 0.35, 0.35, 0.30  # of the room left after the reserve
 RESERVE = 600  # chars kept for the markers and the hint
 MAX_LINE = 1_000  # a kept line longer than this is cut, with a count (one minified line is not a summary)
@@ -73,6 +76,15 @@ def host_limit(env: Mapping[str, str], limits: Mapping[str, int] | None = None) 
         ("codex_max_chars", CODEX_LIMIT)
     value = (limits or {}).get(key, default)
     return value if isinstance(value, int) and value > 0 else default
+
+
+def failing_limit(env: Mapping[str, str], limits: Mapping[str, int] | None = None) -> int | None:
+    """The char limit of a failing run's output on this host when it is tighter than `host_limit`
+    (Claude Code: 10,000; `[limits] claude_code_failing_max_chars`), else None."""
+    if host_of(env) != "claude":
+        return None
+    value = (limits or {}).get("claude_code_failing_max_chars", CLAUDE_CODE_FAILING_LIMIT)
+    return value if isinstance(value, int) and value > 0 else CLAUDE_CODE_FAILING_LIMIT
 
 
 def cut_line(text: str, limit: int = MAX_LINE) -> str:

@@ -12,7 +12,7 @@ import time
 
 from rtk import config
 from rtk.filters.base import Stream
-from rtk.filters.budget import HOST_CUTS, host_limit, host_of
+from rtk.filters.budget import HOST_CUTS, failing_limit, host_limit, host_of
 from rtk.run.pipeline import OutputPipeline, PassthroughPipeline, Writer, build_pipeline
 from rtk.track import accounting
 
@@ -38,7 +38,8 @@ class RunOutput:
         on_raw = self.accountant.raw if self.accountant else None
         self.writer = Writer(self.accountant.printed if self.accountant else None, colour_fds)
         self.pipeline: OutputPipeline | PassthroughPipeline = build_pipeline(
-            argv, filter_name, cfg, self.writer, on_raw, char_limit=host_limit(os.environ, cfg.limits))
+            argv, filter_name, cfg, self.writer, on_raw, char_limit=host_limit(os.environ, cfg.limits),
+            failing_limit=failing_limit(os.environ, cfg.limits), maps=host_of(os.environ) == "claude")
 
     def feed(self, chunk: bytes, stream: Stream) -> None:
         self.pipeline.feed(chunk, stream)

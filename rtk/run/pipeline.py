@@ -58,14 +58,15 @@ class OutputPipeline:
 
     def __init__(self, filt: Filter, writer: Writer, spool: RawSpool | None, *, filter_name: str,
                  command: str | Sequence[str], on_raw: Callable[[bytes], None] | None = None,
-                 hold_seconds: float | None = HOLD_SECONDS, char_limit: int | None = None) -> None:
+                 hold_seconds: float | None = HOLD_SECONDS, char_limit: int | None = None,
+                 failing_limit: int | None = None) -> None:
         self.filter = filt
         self.filter_name = filter_name
         self.writer = writer
         if char_limit is not None:  # a host that cuts long outputs (Claude Code): hold all, fold to fit
             from rtk.run.budgeted import BudgetedWriter
 
-            self.writer = BudgetedWriter(writer, char_limit)  # type: ignore[assignment]
+            self.writer = BudgetedWriter(writer, char_limit, failing_limit, filt)  # type: ignore[assignment]
         self._spool = spool
         self._command = command
         self._on_raw = on_raw
@@ -238,24 +239,25 @@ class OutputPipeline:
             # raw is no larger: nothing elided, nothing to recall
             self._holding, closing, elided = False, [], False
         wanted = spool_id if elided or self.bytes_replaced else None
-        if wanted is None and self._spool is not None and self._over_budget(closing):
+        if wanted is None and self._spool is not None and self._over_budget(closing, exit_code):
             wanted = self._spool.recall_id  # the host's limit will fold it: keep it for recall
         recall_id = self._store(wanted, exit_code)
         self.release_hold()
+        getattr(self.writer, "summary_starts", lambda: None)()  # what follows: a failure window's summary
         self.writer.write(closing + self._hints(elided, recall_id))
-        self._close_budget(recall_id)
+        self._close_budget(recall_id, exit_code)
         return Outcome(recall_id, self.filter_error, self.raw_bytes, self.writer.printed_bytes)
 
-    def _over_budget(self, closing: list[Line]) -> bool:
+    def _over_budget(self, closing: list[Line], exit_code: int) -> bool:
         """Under a host's char limit (Claude Code), what is held and the closing lines exceed it."""
         fits_with = getattr(self.writer, "fits_with", None)
-        return fits_with is not None and not fits_with(closing)
+        return fits_with is not None and not fits_with(closing, exit_code)
 
-    def _close_budget(self, recall_id: str | None) -> None:
+    def _close_budget(self, recall_id: str | None, exit_code: int) -> None:
         """Under a host's char limit: write what was held, folded when over it (kept for recall)."""
         close = getattr(self.writer, "close", None)
         if close is not None:
-            close(recall_id)
+            close(recall_id, exit_code)
 
     def _summary_only_adds(self, closing: list[Line], elided: bool) -> bool:
         """Streamed output the filter dropped nothing from, whose closing lines would make it larger."""
@@ -412,17 +414,24 @@ class PassthroughPipeline:
 
 def build_pipeline(argv: Sequence[str], filter_name: str, cfg: config.Config, writer: Writer,
                    on_raw: object = None, hold_seconds: float | None = HOLD_SECONDS,
-                   char_limit: int | None = None) -> OutputPipeline | PassthroughPipeline:
+                   char_limit: int | None = None, failing_limit: int | None = None, maps: bool = False,
+                   ) -> OutputPipeline | PassthroughPipeline:
     """`char_limit`: the host cuts outputs longer than this (budget.host_limit); filters that can
-    fit themselves to it (a file read) read it as the `output_max_chars` limit."""
+    fit themselves to it (a file read) read it as the `output_max_chars` limit. `failing_limit`:
+    the tighter cut of a failing command's output (budget.failing_limit, the run path only).
+    `maps`: past `char_limit` the host shows a preview (Claude Code): a reader's output may be a map."""
     if filter_name == "passthrough":
         return PassthroughPipeline(writer, on_raw)  # type: ignore[arg-type]
     limits = cfg.limits if char_limit is None else {**cfg.limits, "output_max_chars": char_limit}
     ctx = FilterContext(tuple(argv), cfg.recall_enabled, limits)
-    spool = _open_spool(cfg)
-    return OutputPipeline(filters.load(filter_name, ctx), writer, spool, filter_name=filter_name,
+    spool, filt = _open_spool(cfg), filters.load(filter_name, ctx)
+    if maps and char_limit is not None:  # rtk.filters.readmap
+        from rtk.filters.readmap import mapped
+
+        filt = mapped(filt, argv, filter_name)
+    return OutputPipeline(filt, writer, spool, filter_name=filter_name,
                           command=tuple(argv), on_raw=on_raw,  # type: ignore[arg-type]
-                          hold_seconds=hold_seconds, char_limit=char_limit)
+                          hold_seconds=hold_seconds, char_limit=char_limit, failing_limit=failing_limit)
 
 
 def _open_spool(cfg: config.Config) -> recall.RawSpool | None:

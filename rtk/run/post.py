@@ -83,7 +83,7 @@ def _filter(host: str, done: Finished, argv: list[str]) -> str | None:
     accountant = accounting.start(argv, name)
     writer = TextWriter(accountant.printed if accountant else None)
     pipeline = build_pipeline(argv, name, cfg, writer, accountant.raw if accountant else None, hold_seconds=None,
-                              char_limit=host_limit(os.environ, cfg.limits))
+                              char_limit=host_limit(os.environ, cfg.limits), maps=bool(done.preview_limit))
     for chunk in chunks:
         pipeline.feed(chunk, Stream.STDOUT)
     outcome = pipeline.finish(done.exit_code)

@@ -62,14 +62,16 @@ def runner_argv(words: list[str]) -> list[str]:
 
 
 def run_pipe(filter_name: str | None, command_line: str | None, exit_code: int) -> None:
-    from rtk.filters.budget import host_limit
+    from rtk.filters.budget import failing_limit, host_limit, host_of
     from rtk.run.pipeline import build_pipeline
 
     name, argv = pick_filter(filter_name, command_line)
     writer = Writer()
     cfg = config.load()
     pipeline = build_pipeline(argv, name, cfg, writer, hold_seconds=None,
-                              char_limit=host_limit(os.environ, cfg.limits))
+                              char_limit=host_limit(os.environ, cfg.limits),
+                              failing_limit=failing_limit(os.environ, cfg.limits),
+                              maps=host_of(os.environ) == "claude")
     fd = sys.stdin.fileno()
     while chunk := os.read(fd, READ_SIZE):
         pipeline.feed(chunk, Stream.STDOUT)

@@ -39,6 +39,12 @@ class Case:
         return (self.path / "raw.txt").read_bytes()
 
     @property
+    def host(self) -> str | None:
+        """The agent host the command ran under (`host` file: `claude`), whose windows apply."""
+        file = self.path / "host"
+        return file.read_text().strip() or None if file.exists() else None
+
+    @property
     def facts(self) -> list[str]:
         file = self.path / "facts.txt"
         return [f for f in file.read_text().splitlines() if f.strip()] if file.exists() else []
@@ -66,11 +72,16 @@ class CaptureWriter:
         return self._writer
 
 
-def replay(command: str, raw: bytes, exit_code: int, chunk: int = CHUNK) -> str:
-    """Filter `raw` exactly as `rtk pipe --cmd COMMAND` would, and return what it prints."""
+def replay(command: str, raw: bytes, exit_code: int, chunk: int = CHUNK, host: str | None = None) -> str:
+    """Filter `raw` exactly as `rtk pipe --cmd COMMAND` would, and return what it prints; `host`
+    (`claude`): as under that host, its windows applied (rtk.filters.budget)."""
+    from rtk.filters.budget import failing_limit, host_limit
+
     name, argv = pick_filter(None, command)
     capture = CaptureWriter()
-    pipeline = build_pipeline(argv, name, config.load(), capture.writer, hold_seconds=None)
+    env = {"CLAUDECODE": "1"} if host == "claude" else {}
+    pipeline = build_pipeline(argv, name, config.load(), capture.writer, hold_seconds=None,
+                              char_limit=host_limit(env), failing_limit=failing_limit(env), maps=host == "claude")
     for start in range(0, len(raw), chunk):
         pipeline.feed(raw[start:start + chunk], Stream.STDOUT)
     pipeline.finish(exit_code)

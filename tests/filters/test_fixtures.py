@@ -13,7 +13,7 @@ CASES = all_cases()
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_expected_output(case: Case, request: pytest.FixtureRequest) -> None:
-    printed = replay(case.command, case.raw, case.exit_code)
+    printed = replay(case.command, case.raw, case.exit_code, host=case.host)
     expected = case.path / "expected.txt"
     if request.config.getoption("--update-expected") or not expected.exists():
         expected.write_text(printed)
@@ -22,21 +22,21 @@ def test_expected_output(case: Case, request: pytest.FixtureRequest) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_every_fact_survives(case: Case) -> None:
-    printed = replay(case.command, case.raw, case.exit_code)
+    printed = replay(case.command, case.raw, case.exit_code, host=case.host)
     lost = [fact for fact in case.facts if not fact_kept(fact, printed)]
     assert not lost, f"{case.id} lost {len(lost)} facts: {lost}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_never_larger_than_raw(case: Case) -> None:
-    printed = replay(case.command, case.raw, case.exit_code)
+    printed = replay(case.command, case.raw, case.exit_code, host=case.host)
     assert len(printed.encode()) <= len(case.raw) + 200  # summary + hint lines at most
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_same_output_whatever_the_chunking(case: Case) -> None:
-    assert replay(case.command, case.raw, case.exit_code, chunk=1 + len(case.raw) // 7) == \
-        replay(case.command, case.raw, case.exit_code, chunk=65536)
+    assert replay(case.command, case.raw, case.exit_code, chunk=1 + len(case.raw) // 7, host=case.host) == \
+        replay(case.command, case.raw, case.exit_code, chunk=65536, host=case.host)
 
 
 def test_every_registered_filter_has_fixtures() -> None:

@@ -32,8 +32,9 @@ COMMANDS = [["ls", "-la"], ["ls", "-la", "many"], ["ls"], ["grep", "-rn", "needl
             ["true"], ["echo", "an", "unknown", "command"]]
 
 
+@pytest.mark.parametrize("host", [{}, {"CLAUDECODE": "1"}], ids=["", "claude"])  # its windows, maps (issue 40)
 @pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
-def test_a_short_command_imports_no_slow_module(argv: list[str], tmp_path: Path) -> None:
+def test_a_short_command_imports_no_slow_module(argv: list[str], host: dict[str, str], tmp_path: Path) -> None:
     if shutil.which(argv[0]) is None:
         pytest.skip(f"{argv[0]} is not installed here")
     (tmp_path / "a.txt").write_text("needle\nhay\n")
@@ -47,7 +48,7 @@ def test_a_short_command_imports_no_slow_module(argv: list[str], tmp_path: Path)
                               capture_output=True, text=True, check=True)
     proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], cwd=tmp_path, capture_output=True,
                           text=True, check=False, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
-                                                       "XDG_DATA_HOME": str(tmp_path / "d")})
+                                                       "XDG_DATA_HOME": str(tmp_path / "d"), **host})
     code, loaded = ast.literal_eval(proc.stderr.splitlines()[-1])
     assert code == (1 if argv[0] == "diff" else 0), proc.stdout
     new = set(loaded) - set(ast.literal_eval(baseline.stdout))

@@ -14,7 +14,8 @@ that prints them (`sed -n '201,3699p' src/click/core.py`), and an outline of tha
 definitions and headings with their line numbers (outline.py), so it knows which range to print.
 Under a host that cuts long outputs (Claude Code: 30,000 chars, `output_max_chars` from the
 pipeline) the whole-file size is that limit, and the head, outline and tail share it (40%, 30%,
-20%), so the map is never lost in the host's 2 KB preview. `tail -f`, `sed` without `-n` or with
+20%), so the map is never lost in the host's 2 KB preview; past the host's window a smaller map
+of the whole file may stand for it (rtk.filters.readmap). `tail -f`, `sed` without `-n` or with
 a script other than line printing, and options rtk does not know pass through untouched.
 """
 from __future__ import annotations

@@ -116,22 +116,29 @@ class Outline:
 
     def render(self, first: int, last: int, max_chars: int) -> list[str]:
         """The entries of lines first..last that fit in `max_chars`, with a heading line."""
-        entries = [e for e in self.entries if first <= e[0] <= last]
-        if not entries or max_chars <= 0:
-            return []
-        depths = sorted({d for _, d, _ in entries})
-        chosen = [e for e in entries if e[1] == depths[0]]
-        for depth in depths[1:]:
-            wider = [e for e in entries if e[1] <= depth]
-            if _size(wider, depths) > max_chars:
-                chosen = _partly(chosen, [e for e in entries if e[1] == depth], depths, max_chars)
-                break
-            chosen = wider
-        chosen = _thinned(chosen, depths, max_chars)
-        left_out = len(entries) - len(chosen)
-        more = f"; {left_out:,} more, nested or between, left out" if left_out else ""
-        head = f"  in lines {first:,}-{last:,} ({len(entries):,} definitions/headings{more}):"
-        return [head, *(_entry(e, depths) for e in chosen)]
+        return render_entries(self.entries, first, last, max_chars)
+
+
+def render_entries(all_entries: list[tuple[int, int, str]], first: int, last: int, max_chars: int,
+                   what: str = "definitions/headings") -> list[str]:
+    """(line number, depth, text) entries of lines first..last within `max_chars`: the shallow
+    ones first, deeper ones while they fit, thinned evenly when even the top level does not."""
+    entries = [e for e in all_entries if first <= e[0] <= last]
+    if not entries or max_chars <= 0:
+        return []
+    depths = sorted({d for _, d, _ in entries})
+    chosen = [e for e in entries if e[1] == depths[0]]
+    for depth in depths[1:]:
+        wider = [e for e in entries if e[1] <= depth]
+        if _size(wider, depths) > max_chars:
+            chosen = _partly(chosen, [e for e in entries if e[1] == depth], depths, max_chars)
+            break
+        chosen = wider
+    chosen = _thinned(chosen, depths, max_chars)
+    left_out = len(entries) - len(chosen)
+    more = f"; {left_out:,} more, nested or between, left out" if left_out else ""
+    head = f"  in lines {first:,}-{last:,} ({len(entries):,} {what}{more}):"
+    return [head, *(_entry(e, depths) for e in chosen)]
 
 
 def _depth(text: str, stripped: str) -> int:

@@ -49,6 +49,8 @@ DROPPED_SECTIONS = {"PASSES": "PASSES section: output of passing tests",
 
 
 class PytestFilter(BaseFilter):
+    failure_head = staticmethod(p.failure_head)  # for a host's failure window (rtk.filters.failwindow)
+
     def __init__(self, ctx: FilterContext | None = None) -> None:
         super().__init__(ctx)
         keep_all = not self.ctx.recall_enabled

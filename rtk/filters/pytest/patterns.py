@@ -87,3 +87,9 @@ def progress_of(line: str) -> tuple[str, str] | None:
 def stats_of(title: str) -> re.Match[str] | None:
     """The stats match of a `===` title or of a bare -q line, else None."""
     return STATS_RE.match(title) if " in " in title else None
+
+
+def failure_head(line: str) -> bool:
+    """A line of the filtered output that opens a failure (`FAILED id`, `ERROR at setup of id`,
+    `ERROR collecting path`): a host's failure window lists these first."""
+    return line.startswith(("FAILED ", "ERROR "))
