@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rtk.filters.budget import CLAUDE_CODE_LIMIT, CODEX_LIMIT
+from rtk.filters.budget import CLAUDE_CODE_FAILING_LIMIT, CLAUDE_CODE_LIMIT, CODEX_LIMIT
 
 
 class Limit(NamedTuple):
@@ -20,6 +20,8 @@ class Limit(NamedTuple):
 LIMITS: dict[str, Limit] = {
     "claude_code_max_chars": Limit(CLAUDE_CODE_LIMIT, "under Claude Code, all rtk prints for one command "
                                    "(past it Claude shows a ~2 KB preview)"),
+    "claude_code_failing_max_chars": Limit(CLAUDE_CODE_FAILING_LIMIT, "under Claude Code, all rtk prints for a "
+                                           "failing command (Claude keeps the first and last 5,000 chars)"),
     "codex_max_chars": Limit(CODEX_LIMIT, "under Codex, all rtk prints for one command (Codex cuts ~10 KB)"),
     "content_max_lines": Limit(2000, "cat/head/tail/sed -n: lines printed whole before folding"),
     "content_max_bytes": Limit(100 * 1024, "cat/head/tail/sed -n: bytes printed whole before folding"),

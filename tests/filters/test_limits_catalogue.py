@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rtk.filters import limits
-from rtk.filters.budget import CLAUDE_CODE_LIMIT, CODEX_LIMIT, host_limit
+from rtk.filters.budget import CLAUDE_CODE_FAILING_LIMIT, CLAUDE_CODE_LIMIT, CODEX_LIMIT, failing_limit, host_limit
 
 RTK = Path(limits.__file__).resolve().parents[1]
 
@@ -55,7 +55,7 @@ def test_every_limit_read_is_listed_with_its_default(module: str, key: str, defa
 
 
 def test_every_listed_limit_is_read_somewhere() -> None:
-    read = {key for _, key, _ in CALLS} | {"claude_code_max_chars", "codex_max_chars"}
+    read = {key for _, key, _ in CALLS} | {"claude_code_max_chars", "codex_max_chars", "claude_code_failing_max_chars"}
     assert set(limits.LIMITS) <= read
 
 
@@ -63,3 +63,5 @@ def test_the_host_windows_are_the_ones_listed() -> None:
     assert host_limit({"CLAUDECODE": "1"}) == CLAUDE_CODE_LIMIT == limits.LIMITS["claude_code_max_chars"].default
     assert host_limit({"CODEX_THREAD_ID": "t"}) == CODEX_LIMIT == limits.LIMITS["codex_max_chars"].default
     assert host_limit({"CLAUDECODE": "1"}, {"claude_code_max_chars": 12_000}) == 12_000
+    assert failing_limit({"CLAUDECODE": "1"}) == CLAUDE_CODE_FAILING_LIMIT
+    assert limits.LIMITS["claude_code_failing_max_chars"].default == CLAUDE_CODE_FAILING_LIMIT
