@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from rtk.filters import limits
-from rtk.filters.budget import CLAUDE_CODE_FAILING_LIMIT, CLAUDE_CODE_LIMIT, CODEX_LIMIT, failing_limit, host_limit
+from rtk.filters.budget import (
+    CLAUDE_CODE_FAILING_LIMIT,
+    CLAUDE_CODE_LIMIT,
+    CODEX_LIMIT,
+    failing_limit,
+    host_limit,
+)
 
 RTK = Path(limits.__file__).resolve().parents[1]
 
