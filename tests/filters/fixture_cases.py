@@ -94,7 +94,7 @@ def _path_kept(path: str, plain: str) -> bool:
     if path in plain:
         return True
     directory, _, name = path.rstrip("/").rpartition("/")
-    bare = directory[2:] if directory.startswith("./") else directory
+    bare = directory.removeprefix("./")
     heads = sorted({directory, bare, f"./{bare}"} - {""} or {".", "./"}, key=len, reverse=True)
     word = re.compile(r"(?<![\w.@/-])" + re.escape(name) + r"(?![\w@/-]|\.\w)")
     lines = plain.splitlines()

@@ -26,14 +26,18 @@ class PassFilter(BaseFilter):
 
 
 class FindFilter(BaseFilter):
-    def __init__(self, ctx: FilterContext) -> None:
+    """Any plain list of paths, one a line (find, fd, rg --files, git ls-files); a line starting
+    with one of `errors` is the tool's error message, kept in its place."""
+
+    def __init__(self, ctx: FilterContext, errors: tuple[str, ...] = ("find: ", "[fd error]: ")) -> None:
         super().__init__(ctx)
+        self.errors = errors
         self.list = MiddleElider(ctx.limit("find_max_paths", MAX_PATHS), ctx.limit("find_tail_paths", TAIL_PATHS))
         self.groups = Grouper()
 
     def feed(self, line: str, stream: Stream) -> Iterable[Line]:
         text = strip_ansi(line)
-        if stream == Stream.STDERR or text.startswith(("find: ", "[fd error]: ")):
+        if stream == Stream.STDERR or text.startswith(self.errors) or _os_error(text):
             self.failure_seen = True
             return [*(Line(t) for t in self.groups.flush()), Line(line, stream)]  # an error keeps its place
         if not text:
@@ -48,6 +52,11 @@ class FindFilter(BaseFilter):
         if rest and rest[0].startswith("... "):
             out.append(rest.pop(0))
         return [Line(text) for text in out + grouped(rest)]
+
+
+def _os_error(text: str) -> bool:
+    """rg 13's and fd's `nosuchdir: No such file or directory (os error 2)`."""
+    return text.endswith(")") and " (os error " in text
 
 
 def create(ctx: FilterContext) -> BaseFilter:
