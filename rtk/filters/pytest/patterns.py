@@ -87,3 +87,7 @@ def progress_of(line: str) -> tuple[str, str] | None:
 def stats_of(title: str) -> re.Match[str] | None:
     """The stats match of a `===` title or of a bare -q line, else None."""
     return STATS_RE.match(title) if " in " in title else None
+
+# `<function search at 0x7f0fbe1e6fc0>`: an object's address in a repr, different on every run
+# (noise to a reader, and it would make the same failure print differently each time)
+ADDRESS_RE = re.compile(r" at 0x[0-9a-fA-F]{6,}(?=>)")
