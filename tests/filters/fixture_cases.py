@@ -90,8 +90,8 @@ def replay(command: str, raw: bytes, exit_code: int, chunk: int = CHUNK, host: s
 
 def fact_kept(fact: str, printed: str) -> bool:
     """The fact syntax of ../shared/bench/corpus.py: plain substring, `@loc PATH:LINE`, `A ||| B`;
-    and `@path PATH`: the path as printed, or its name listed on its directory's line (find's
-    grouped layout: `./src/requests/ (16): api.py auth.py ...`)."""
+    and `@path PATH`: the path as printed, or its name listed under its directory (find's grouped
+    layout: `src/requests/ (16): api.py auth.py ...`)."""
     plain = ANSI_RE.sub("", printed)
     return any(_loc_kept(alt[5:].strip(), plain) if alt.startswith("@loc ")
                else _path_kept(alt[6:].strip(), plain) if alt.startswith("@path ") else alt in plain
@@ -99,13 +99,30 @@ def fact_kept(fact: str, printed: str) -> bool:
 
 
 def _path_kept(path: str, plain: str) -> bool:
-    from rtk.filters.find.group import quoted, split_path
-
+    """The path as printed, or its name listed under its directory: on a line that starts with
+    the directory (`src/click/ (17): a.py b.py`, `src/click: a.py`, with or without `./`) or
+    indented below such a line (a grouped listing). The same reading as corpus.py's."""
     if path in plain:
         return True
-    directory, name = split_path(path)
-    return any(line.startswith(f"{directory} (") and quoted(name) in line.partition("): ")[2].split(" ")
-               for line in plain.splitlines())
+    directory, _, name = path.rstrip("/").rpartition("/")
+    bare = directory.removeprefix("./")
+    heads = sorted({directory, bare, f"./{bare}"} - {""} or {".", "./"}, key=len, reverse=True)
+    word = re.compile(r"(?<![\w.@/-])" + re.escape(name) + r"(?![\w@/-]|\.\w)")
+    lines = plain.splitlines()
+    for i, text in enumerate(lines):
+        stripped = text.strip()
+        head = next((h for h in heads if stripped == h or stripped.startswith((f"{h}/", f"{h}:", f"{h} "))), None)
+        if head is None:
+            continue
+        if word.search(stripped[len(head):].lstrip("/")):
+            return True
+        indent = len(text) - len(text.lstrip())
+        for below in lines[i + 1:i + 400]:
+            if below.strip() and len(below) - len(below.lstrip()) <= indent:
+                break
+            if word.search(below):
+                return True
+    return False
 
 
 def _loc_kept(spec: str, plain: str) -> bool:

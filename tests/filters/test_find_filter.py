@@ -1,4 +1,5 @@
-"""find: paths exact, the middle of a long list counted per directory, actions pass through."""
+"""find: paths grouped by directory with every name kept, the middle of a very long list counted per
+directory, actions pass through."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -17,17 +18,36 @@ def run(argv: str, lines: Sequence[str], limits: dict[str, int] | None = None): 
     return filt, out + [ln.text for ln in filt.finish(0)]
 
 
-def test_a_short_list_is_exactly_what_find_printed() -> None:
-    lines = ["./src/requests/api.py", "./src/requests/auth.py", "find: './x': Permission denied"]
+def test_a_short_list_is_grouped_by_directory_and_errors_keep_their_place() -> None:
+    lines = ["./src/requests/api.py", "./src/requests/auth.py", "find: './x': Permission denied", "./README.md"]
     filt, out = run("find . -name *.py", lines)
-    assert out == lines and filt.failure_seen and not filt.elided
+    assert out == ["src/requests/ (2): api.py auth.py", "find: './x': Permission denied", "README.md"]
+    assert filt.failure_seen and not filt.elided
+
+
+def test_a_directory_left_behind_is_written_while_the_list_streams() -> None:
+    filt = create(FilterContext(("find", "."), True, {}))
+    fed = [[ln.text for ln in filt.feed(path, Stream.STDOUT)]
+           for path in ["./a/x.py", "./a/b/y.py", "./a/b/z.py", "./a/w.py", "./c/v.py"]]
+    assert fed == [[], [], [], ["a/b/ (2): y.py z.py"], ["a/ (2): x.py w.py"]]
+    assert [ln.text for ln in filt.finish(0)] == ["c/v.py"]
+
+
+def test_names_are_quoted_and_long_directories_span_lines_with_every_name() -> None:
+    lines = [f"./lib/rules/r{i}.js" for i in range(400)] + [f"./lib/linter/l {i}.js" for i in range(3)]
+    filt, out = run("find . -type f", lines)
+    assert out[0].startswith("lib/rules/ (400): r0.js r1.js ") and all(len(line) <= 1000 for line in out)
+    names = " ".join(line.split(": ", 1)[1] for line in out if line.startswith("lib/rules/")).split()
+    assert names == [f"r{i}.js" for i in range(400)] and not filt.elided
+    assert out[-1] == "lib/linter/ (3): 'l 0.js' 'l 1.js' 'l 2.js'"
 
 
 def test_a_long_list_keeps_head_and_tail_and_counts_the_middle() -> None:
     lines = [f"./lib/rules/r{i}.js" for i in range(400)] + [f"./lib/linter/l{i}.js" for i in range(200)]
     filt, out = run("find . -type f", lines, {"find_max_paths": 100, "find_tail_paths": 30})
-    assert out[:70] == lines[:70] and out[-30:] == lines[-30:]
-    assert out[70] == "... 500 more paths (./lib/rules/: 330, ./lib/linter/: 170)"
+    assert out[0] == "lib/rules/ (70): " + " ".join(f"r{i}.js" for i in range(70))
+    assert out[1] == "... 500 more paths (./lib/rules/: 330, ./lib/linter/: 170)"
+    assert out[2] == "lib/linter/ (30): " + " ".join(f"l{i}.js" for i in range(170, 200))
     assert filt.elided
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 import pytest
 
 from rtk.filters.base import FilterContext, Stream
+from rtk.filters.find.filter import FindFilter
 from rtk.filters.git import create
 from rtk.filters.git.caps import CappedList, folder_of
 from rtk.filters.git.common import PassFilter
@@ -46,6 +47,7 @@ def test_split_argv_steps_over_global_options(argv: str, sub: str, rest: list[st
     ("git stash show -p stash@{1}", DiffFilter), ("git stash show --stat", WriteFilter),
     ("git diff", DiffFilter), ("git diff --stat", PassFilter), ("git diff --name-only", PassFilter),
     ("git -C repo push origin main", WriteFilter), ("git branch -a", PassFilter),
+    ("git ls-files", FindFilter), ("git ls-files -s", PassFilter), ("git ls-files --format=%(path)", PassFilter),
 ])
 def test_dispatch_by_subcommand_and_format(argv: str, kind: type) -> None:
     filt = create(FilterContext(tuple(argv.split())))

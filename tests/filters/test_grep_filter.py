@@ -37,11 +37,19 @@ def test_options(argv: str, paths: bool, numbers: bool, pattern: str) -> None:
 
 
 @pytest.mark.parametrize("argv", ["grep -c x -r .", "grep -rl x .", "grep -L x a", "grep -q x a",
-                                  "grep -rZ x .", "rg --json x", "rg -c x", "rg --files", "rg --vimgrep x",
+                                  "grep -rZ x .", "rg --json x", "rg -c x", "rg --files -0", "rg --vimgrep x",
                                   "grep -rnb x ."])
 def test_counting_and_listing_modes_pass_through(argv: str) -> None:
     filt, out = run(argv, ["src/a.py:3"])
     assert isinstance(filt, PassFilter) and out == ["src/a.py:3"]
+
+
+def test_rg_files_is_a_path_list_grouped_by_directory() -> None:
+    from rtk.filters.find.filter import FindFilter
+
+    filt, out = run("rg --files", ["src/a.py", "src/b.py", "nosuchdir: No such file or directory (os error 2)"])
+    assert isinstance(filt, FindFilter) and filt.failure_seen
+    assert out == ["src/ (2): a.py b.py", "nosuchdir: No such file or directory (os error 2)"]
 
 
 SESSION_LINES = [

@@ -62,7 +62,22 @@ def test_sorted_by_time_keeps_the_order() -> None:
 
 def test_recursive_headers_and_quoted_names_with_spaces() -> None:
     _, out = run("ls -R", [".:", "a", "snow ☃", "", "./a:", "b.txt"])
-    assert out == [".:", "a 'snow ☃'", "./a:", "b.txt"]
+    assert out == [".: a 'snow ☃'", "./a: b.txt"]  # each directory's names on its header's line
+
+
+def test_a_recursive_directory_names_what_does_not_fit_indented_under_it() -> None:
+    names = [f"module_{i:03}.py" for i in range(30)]
+    _, out = run("ls -R", ["src:", *names, "", "src/empty:", "", "src/b:", "x.py"])
+    assert out[0].startswith("src: module_000.py module_001.py") and len(out[0]) <= 170
+    assert all(line.startswith(" module_") for line in out[1:-2]) and len(out) > 3
+    assert " ".join(out[:-2]).split()[1:] == names
+    assert out[-2:] == ["src/empty:", "src/b: x.py"]
+
+
+def test_a_recursive_long_listing_keeps_one_file_a_line_under_its_directory() -> None:
+    _, out = run("ls -lR", ["lib:", "total 8", "-rw-r--r-- 1 u g 1636 Oct  1 12:00 express.js",
+                            "-rw-r--r-- 1 u g 5293 Oct  1 12:00 utils.js"])
+    assert out == ["lib:", " express.js 1636", " utils.js 5293"]
 
 
 def test_errors_are_verbatim_and_explain_the_exit() -> None:

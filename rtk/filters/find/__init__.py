@@ -1,10 +1,13 @@
-"""find: every path exactly as find printed it; long lists keep their start and end.
+"""find and fd: every path named, grouped by directory (`src/click/ (17): core.py types.py ...`).
 
-A list longer than the limit (`find_max_paths`, default 500) keeps its first and last paths and
-replaces the middle with one line counting the left-out paths per directory; the raw output goes
-to recall. Error lines (`find: 'x': No such file or directory`) are always kept. `-print0`,
-`-printf`, `-fprint*`, `-ls`, `-exec`, `-execdir`, `-ok`, `-okdir` and `-delete` pass through
-exactly: their output is not a list of paths; so do fd's `-x`/`-X`, `-0` and `-l`.
+A directory's entries are one line: the directory once (without find's `./`), then every name
+(group.py); a directory with one entry stays a path. A list longer than the limit
+(`find_max_paths`, default 1,000) keeps its first and last paths and replaces the middle with one
+line counting the left-out paths per directory; the raw output goes to recall. Error lines
+(`find: 'x': No such file or directory`) are always kept, in their place. `-print0`, `-printf`,
+`-fprint*`, `-ls`, `-exec`, `-execdir`, `-ok`, `-okdir` and `-delete` pass through exactly: their
+output is not a list of paths; so do fd's `-x`/`-X`, `-0` and `-l`. `rg --files` and `git
+ls-files` are lists of paths too: their filters use this one.
 """
 from __future__ import annotations
 

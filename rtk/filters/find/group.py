@@ -1,18 +1,23 @@
 """Paths grouped by directory: `src/click/ (17): core.py types.py ...`, every entry named.
 
-find prints a directory's entries together (readdir order, subdirectories in between), so each
-run of paths in one directory becomes one line: the directory once, then every name. Nothing is
-hidden, only the repeated directory prefix goes: on a list of many files in few directories
-that is most of the text. A run of one or two paths stays as printed; names holding spaces or
-quotes are quoted as a shell would; a very long run is split over lines of at most LINE_CHARS.
-Runs are written when the directory changes, so the list still streams.
+Nothing is hidden, only the repeated directory prefix goes: on a list of many files in few
+directories that is most of the text. Each path can still be read back whole: its directory
+starts a line and its name is a word on that line (how the fixtures' `@path` facts are scored).
+
+find walks depth first, so once a path comes from outside a directory's subtree that directory
+is finished: its line is written then, and the list still streams (a directory's entries come
+together even when find printed its subdirectories in between). fd, git ls-files and rg --files
+order differently; a directory seen again later simply gets a second line. A directory with one
+entry stays a path; a leading `./` goes (`find .` prints it on every path); names holding spaces or quotes are quoted as a shell would; a long line is split at
+LINE_CHARS; past HELD_NAMES names held at once every open directory is written out.
 """
 from __future__ import annotations
 
 import posixpath
 
 LINE_CHARS = 1000
-MIN_RUN = 3  # a run of fewer paths stays as printed: a header would save nothing
+MIN_GROUP = 2  # a directory with fewer entries stays as printed: a header would cost more
+HELD_NAMES = 2000  # bounded memory: open directories are written out past this
 SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-[]{}()~^#!")
 
 
@@ -33,22 +38,39 @@ def quoted(name: str) -> str:
 
 class Grouper:
     def __init__(self) -> None:
-        self.directory: str | None = None
-        self.run: list[tuple[str, str]] = []  # (path as printed, name) of the current directory
+        self.open: dict[str, list[str]] = {}  # directory -> paths as printed, in order of opening
+        self.held = 0
 
     def add(self, path: str) -> list[str]:
-        """The finished lines (the previous directory's run when this path starts another)."""
-        directory, name = split_path(path)
-        out = self.flush() if directory != self.directory or not directory else []
-        self.directory = directory
-        self.run.append((path, name))
-        return out
+        """The finished lines: directories this path shows were left behind, or a top-level path."""
+        directory, _ = split_path(path)
+        if not directory:
+            return [path]
+        out = self._close_outside(directory)
+        self.open.setdefault(directory, []).append(path)
+        self.held += 1
+        return out + (self.flush() if self.held >= HELD_NAMES else [])
+
+    def _close_outside(self, directory: str) -> list[str]:
+        done = [d for d in self.open if not directory.startswith(d)]
+        return [line for d in done for line in _group(d, self.open.pop(d), self)]
 
     def flush(self) -> list[str]:
-        run, self.run = self.run, []
-        if len(run) < MIN_RUN or not self.directory:
-            return [path for path, _ in run]
-        return _lines(self.directory, [quoted(name) for _, name in run])
+        out = [line for d in list(self.open) for line in _group(d, self.open.pop(d), self)]
+        self.held = 0
+        return out
+
+
+def _group(directory: str, paths: list[str], grouper: Grouper) -> list[str]:
+    grouper.held -= len(paths)
+    if len(paths) < MIN_GROUP:
+        return [_bare(p) for p in paths]
+    return _lines(_bare(directory), [quoted(split_path(p)[1]) for p in paths])
+
+
+def _bare(path: str) -> str:
+    """`./src/a.py` as `src/a.py`: `find .` puts `./` on every path, a reader needs it on none."""
+    return path[2:] if path.startswith("./") and len(path) > 2 else path
 
 
 def _lines(directory: str, names: list[str]) -> list[str]:
@@ -64,14 +86,8 @@ def _lines(directory: str, names: list[str]) -> list[str]:
     return lines
 
 
-def pays(paths: list[str]) -> bool:
-    """Many paths in few directories: runs of MIN_RUN paths or more on average."""
-    runs = sum(1 for i, path in enumerate(paths) if i == 0 or split_path(path)[0] != split_path(paths[i - 1])[0])
-    return len(paths) >= MIN_RUN * max(runs, 1)
-
-
 def grouped(paths: list[str]) -> list[str]:
-    """A finished list of paths, grouped (the post path, tests)."""
+    """A finished list of paths, grouped (the tail of a long list, tests)."""
     grouper = Grouper()
     out = [line for path in paths for line in grouper.add(path)]
     return out + grouper.flush()

@@ -1,4 +1,4 @@
-"""git: status, log, diff/show and the write commands, each reduced to what an agent acts on.
+"""git: status, log, diff/show, ls-files and the write commands, each reduced to what an agent acts on.
 
 git runs exactly as typed; the filter parses git's English output (see `filter.py` for which
 subcommand goes where) and passes through anything else, errors and conflicts verbatim.
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 GIT_OPTS_WITH_VALUE = ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
                        "--config-env", "--exec-path", "--list-cmds")
 SUBCOMMANDS = ("status", "log", "diff", "show", "add", "commit", "push", "pull", "fetch", "checkout",
-               "switch", "branch", "stash", "merge", "blame")
+               "switch", "branch", "stash", "merge", "blame", "ls-files")
 # Served when run through rtk, but never rewritten by a hook: it may open an editor or a conflict
 # session the agent has to see exactly (spec/rewrite.md: `git rebase main` -> exit 1); `revert`
 # opens an editor for its message, `cherry-pick` stops on conflicts like a rebase.
@@ -23,7 +23,7 @@ NOT_REWRITTEN = ("rebase", "cherry-pick", "revert")
 SERVES = Serves(
     "git",
     "git [global options] status|log|diff|show|add|commit|push|pull|fetch|checkout|switch"
-    "|branch|stash|merge|blame|cherry-pick|revert|rebase",
+    "|branch|stash|merge|blame|ls-files|cherry-pick|revert|rebase",
     (
         Words(("git",), SUBCOMMANDS, options_with_value=GIT_OPTS_WITH_VALUE),
         Words(("git",), NOT_REWRITTEN, options_with_value=GIT_OPTS_WITH_VALUE, rewrite=False),

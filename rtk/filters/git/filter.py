@@ -2,7 +2,7 @@
 
 git runs exactly as typed (one process, no injected flags); the filter parses git's English
 output. `status` -> status.py, `log` and `show` -> log.py (patches through diff.py), `diff` ->
-diff.py, `blame` -> blame.py, the write commands -> write.py. Output formats that are already compact or that we do
+diff.py, `blame` -> blame.py, `ls-files` -> find's path list, the write commands -> write.py. Output formats that are already compact or that we do
 not parse (`-s`, `--porcelain`, `--oneline`, `--format`, `--stat`, `--name-only`, `--graph`,
 `--word-diff`, ...) and `git branch` listings (`diff --stat` drops its column padding, stat.py; `log --stat`/`--name-status` and `--graph` go to
 log.py, which keeps the lists and the graph as printed) pass through unchanged; so does anything that does
@@ -37,6 +37,9 @@ LOG_RAW = tuple(f for f in PATCH_RAW if f not in LOG_LISTS) + (
 STAT_LISTS = ("--stat", "--compact-summary", "--patch-with-stat")  # diffstat lines: their padding goes
 BLAME_RAW = ("--porcelain", "-p", "--line-porcelain", "--incremental", "-s", "-e", "--show-email",
              "-t", "-c", "--date", "--color-lines", "--color-by-age")
+# `ls-files` options that print more than a path per line (stage, tags, line endings, a format)
+LS_FILES_RAW = ("-s", "--stage", "-u", "--unmerged", "-z", "-t", "-v", "-f", "--debug", "--eol",
+                "--format", "-k", "--killed", "--resolve-undo")
 WRITE = frozenset(["add", "commit", "push", "pull", "fetch", "checkout", "switch", "stash", "merge", "rebase",
                    "cherry-pick", "revert"])
 
@@ -94,6 +97,10 @@ def create(ctx: FilterContext) -> Filter:
         from rtk.filters.git import blame
 
         return blame.create(ctx)
+    if sub == "ls-files" and not has_flag(args, LS_FILES_RAW):
+        from rtk.filters.find.filter import FindFilter
+
+        return FindFilter(ctx, errors=("fatal: ", "error: ", "warning: "))  # grouped by directory
     if sub in WRITE:
         from rtk.filters.git.write import WriteFilter
 

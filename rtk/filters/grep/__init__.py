@@ -7,7 +7,8 @@ the limit (`grep_max_per_file`, default 60) keeps its first and last ones and co
 a line longer than `grep_max_line` (default 400 characters) is cut at a word boundary around the
 match with the number of characters left out. One closing line counts matches and files.
 Counting and listing modes (`-c`, `-l`, `-L`, `-q`, `-Z`, `-z`, `-b`, `--json`, `--vimgrep`,
-`--column`, `--files`) pass through exactly, and so do error lines.
+`--column`) pass through exactly, and so do error lines; `rg --files` is a list of paths, grouped
+by directory as find's (rtk/filters/find/).
 """
 from __future__ import annotations
 

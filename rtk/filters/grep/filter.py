@@ -155,6 +155,10 @@ class GrepFilter(BaseFilter):
 
 def create(ctx: FilterContext) -> BaseFilter:
     options = GrepOptions(ctx.argv)
+    if options.rg and options.long & {"--files"} and not (options.short & {"0"} or options.long & {"--null"}):
+        from rtk.filters.find.filter import FindFilter
+
+        return FindFilter(ctx, errors=("rg: ",))  # a list of paths: grouped by directory as find's
     if options.passthrough:
         return PassFilter(ctx)
     return GrepFilter(ctx, options)

@@ -26,6 +26,7 @@ class LsFilter(BaseFilter):
         self.sections = options.operands > 1 or "R" in options.flags or "--recursive" in options.flags
         self.after_blank = True
         self.section = self._new_section()
+        self.header: str | None = None  # the directory (`src/flask:`) whose entries are being read
 
     def _new_section(self) -> Section:
         return Section(self.ctx.limit("ls_max_entries", 400), self.ctx.limit("ls_tail_entries", 60),
@@ -40,7 +41,9 @@ class LsFilter(BaseFilter):
         if not text.strip() or text.startswith("total "):
             return NOTHING
         if self.sections and after_blank and text.endswith(":"):
-            return [*self._close(), Line(text)]
+            out = self._close()
+            self.header = text
+            return out
         entry = parse_long(text)
         if entry is None:
             self.section.add(True, text)
@@ -54,10 +57,23 @@ class LsFilter(BaseFilter):
     def _close(self) -> list[Line]:
         section, self.section = self.section, self._new_section()
         self.elided |= section.hidden > 0
-        return [Line(text) for text in section.render()]
+        header, self.header = self.header, None
+        return [Line(text) for text in under(header, section.render(), self.options.keep_order or self.options.long)]
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         return self._close()
+
+
+def under(header: str | None, lines: list[str], one_per_line: bool) -> list[str]:
+    """A directory's lines under its header: names on the header's own line (`src/flask: app.py
+    cli.py ...`), what does not fit indented below it, so every name reads under its directory."""
+    if header is None:
+        return lines
+    if not lines:
+        return [header]
+    if one_per_line or lines[0].startswith("... "):
+        return [header, *(" " + line for line in lines)]
+    return [f"{header} {lines[0]}", *(" " + line for line in lines[1:])]
 
 
 def create(ctx: FilterContext) -> BaseFilter:

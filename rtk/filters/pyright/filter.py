@@ -1,6 +1,11 @@
-"""pyright and basedpyright: each diagnostic as `path:line:col - error: message`, pyright's own
-location string, its explanation lines kept; the per-file heading lines dropped (every line
-names its file); one closing count by rule."""
+"""pyright and basedpyright: diagnostics grouped by file, as the tsc filter prints them.
+
+pyright names the file (an absolute path) once above its diagnostics and again on every one of
+them; the group keeps it once: the file's line, then `  L53:10 error: message (rule)` per
+diagnostic with its explanation lines under it, so each still reads as `path:line:col`. A file
+with a long group is named again (`path (continued)`) every REPEAT_FILE_EVERY lines. The same
+message in one file is one line listing its places (`  L110:17, L116:21 error: ...`, at most
+PER_LINE places a line). Past SUMMARY_FROM diagnostics, one closing count by rule."""
 from __future__ import annotations
 
 import re
@@ -18,6 +23,8 @@ EXPLANATION = re.compile(r"^\s{4,}\S")  # pyright indents with "  " then NBSP-sp
 FILE = re.compile(r"^(?:[A-Za-z]:)?[/\\]?\S.*\.pyi?$|^\S.*\.ipynb$")
 PER_LINE = 20
 TOP_RULES = 10
+REPEAT_FILE_EVERY = 40  # lines of one file's group before the file is named again
+SUMMARY_FROM = 20  # fewer diagnostics are read whole: pyright's own count line says enough
 
 
 @dataclass
@@ -65,26 +72,38 @@ class PyrightFilter(BaseFilter):
     def _flush(self) -> list[str]:
         if not self._items:
             return []
-        out = []
+        out = [self._file or ""]
+        since_header = 0
         for group in _merge(self._items):
             first = group[0]
             for item in group:
                 self._rules[item.rule or item.kind] += 1
             self._total += len(group)
-            out.append(f"{' '.join(i.where for i in group)} - {first.kind}: {first.message}")
-            out.extend(first.more)
+            places = ", ".join("L" + _place(i.where) for i in group)
+            lines = [f"  {places} {first.kind}: {first.message}", *first.more]
+            if since_header + len(lines) > REPEAT_FILE_EVERY:
+                out.append(f"{self._file} (continued)")
+                since_header = 0
+            out.extend(lines)
+            since_header += len(lines)
         self._items = []
         self._file = None
         return out
 
     def finish(self, exit_code: int) -> Iterable[Line]:
         out = self._flush()
-        if self._total:
+        if self._total > SUMMARY_FROM:
             top = ", ".join(f"{rule} x{n:,}" for rule, n in self._rules.most_common(TOP_RULES))
             more = len(self._rules) - TOP_RULES
             tail = f", +{more} more rules" if more > 0 else ""
             out.append(f"pyright: {self._total:,} diagnostics ({top}{tail})")
         return [Line(t, self._stream) for t in out]
+
+
+def _place(where: str) -> str:
+    """`53:10` of `path:53:10`."""
+    _, line, col = where.rsplit(":", 2)
+    return f"{line}:{col}"
 
 
 def _merge(items: list[Item]) -> list[list[Item]]:

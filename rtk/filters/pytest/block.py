@@ -258,8 +258,10 @@ class Block:
         self._e_kept += 1
         line = line.rstrip()
         line = line.removesuffix(p.RERUN_HINT)  # `Skipping 318 identical leading characters in diff, use -v ...`
-        if self.caps.line_chars is not None and len(line) > self.caps.line_chars:
-            line = self._shortened(line, self.caps.line_chars)
+        if self.caps.line_chars is not None:
+            line = p.ADDRESS_RE.sub("", line)
+            if len(line) > self.caps.line_chars:
+                line = self._shortened(line, self.caps.line_chars)
         self.out.append(line)
 
     def _shortened(self, line: str, limit: int) -> str:

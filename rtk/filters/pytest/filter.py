@@ -34,7 +34,7 @@ from rtk.filters.pytest.linemode import LineMode
 from rtk.filters.pytest.plugins import PluginTables
 from rtk.filters.pytest.printed import VERBOSE_PRINT_RE, Printed, asks_output, leading_results
 from rtk.filters.pytest.progress_block import passing_progress
-from rtk.filters.pytest.report import Reporter
+from rtk.filters.pytest.report import Reporter, errors_in_summary
 from rtk.filters.pytest.setupshow import SETUP_FIRST, SetupShow
 from rtk.filters.pytest.tally import SkipGroups, WarningTally, no_tests_line, split_stats, summary_line
 
@@ -74,7 +74,7 @@ class PytestFilter(BaseFilter):
         self._stats: tuple[str, str] | None = None
         self._passed_through = 0
         self._short_keep = True
-        self._reporter = Reporter(self._ids)
+        self._reporter = Reporter(self._ids, errors_in_summary(self.ctx.argv))
         self._blocks = 0
         self._durations = 0
         self._internal = InternalError()
@@ -137,6 +137,7 @@ class PytestFilter(BaseFilter):
         elif title.startswith("warnings summary"):
             self._handler = self._warning_section
         elif title == "short test summary info":
+            self._reporter.summary_seen = True
             self._handler = self._short_summary
         elif title in DROPPED_SECTIONS:
             self._drop_what = DROPPED_SECTIONS[title]
@@ -300,6 +301,7 @@ class PytestFilter(BaseFilter):
             return NOTHING
         if word in ("FAILED", "ERROR"):
             self.failure_seen = True
+            self._reporter.named(rest.partition(" - ")[0] + params)
             text = self._ids.summary_line(line[:line.index(word)] + word, params, rest)
             self._short_keep = text is not None and text.endswith(rest)
             return (Line(text, stream),) if text is not None else NOTHING
@@ -359,7 +361,7 @@ class PytestFilter(BaseFilter):
     # -- the end ----------------------------------------------------------------------------
 
     def finish(self, exit_code: int) -> Iterable[Line]:
-        out = self._close_block(last=True)
+        out = self._close_block(last=True) + [Line(text, Stream.STDOUT) for text in self._reporter.leftovers()]
         if exit_code == 5:
             self.failure_seen = True  # the one line says why pytest exited 5
             return [*out, Line(no_tests_line(self._stats), Stream.STDOUT)]

@@ -59,4 +59,5 @@ class LineMode:
             return []
         lines = block.render()
         self.elided = self.elided or block.elided
+        crash = p.ADDRESS_RE.sub("", crash)  # the E lines lost their addresses (block.py)
         return [t for t in lines if not (t.startswith("E ") and t[1:].strip() in crash)]

@@ -10,10 +10,15 @@ differs), and one whose error part (from the `>` line before the first
 named by its parameters alone (`(same traceback as [String])`). Their captured output still follows.
 A run of whole repeats of the one above (103 tests erroring at setup on one broken fixture) is one
 line and the list of their ids: `ERROR at setup of 102 more tests (same as above):`, then `  id`.
+When the short test summary will name errors (pytest's default `-rfE`, or `-r` with `E`, `a` or
+`A`), a run of errors named by their bare test names is not listed twice: the summary names each
+of them with its file (`ERROR tests/x.py::test_a`), so the run's line says so and its names are
+held; any the summary did not name are listed after it (or at the end, when no summary came).
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rtk.filters.pytest import patterns as p
 from rtk.filters.pytest.block import Block, own_frame
@@ -25,15 +30,27 @@ ABOVE = "same as above"
 FIXTURE_AT_RE = re.compile(r"^file (.+), line (\d+)$")  # a fixture lookup error's first line
 
 
+def errors_in_summary(argv: Sequence[str]) -> bool:
+    """Whether the short test summary will list ERROR lines: `-r` chars (default `fE`) with E/a/A."""
+    chars = "fE"
+    for i, arg in enumerate(argv):
+        if arg.startswith("-") and not arg.startswith("--") and "r" in arg:
+            chars = arg.partition("r")[2] or (argv[i + 1] if i + 1 < len(argv) else "")
+    return any(c in chars for c in "EaA") and "N" not in chars
+
+
 class Reporter:
-    def __init__(self, ids: IdResolver) -> None:
+    def __init__(self, ids: IdResolver, summary_errors: bool = False) -> None:
         self.ids = ids
+        self.summary_errors = summary_errors  # the short summary will name every error with its file
+        self.summary_seen = False
         self.kind = "F"  # the section being read: F (FAILURES) or E (ERRORS)
         self.rootdir = ""
         self.elided = False
         self._seen: dict[int, str] = {}
         self._last: tuple[str, str] | None = None  # what the last one-line repeat repeated
         self._run: list[tuple[str, str]] = []  # (head, id) of whole repeats of the one above, held
+        self._below: list[tuple[str, str]] = []  # (head, name) the short summary is expected to name
 
     def render(self, block: Block) -> list[str]:
         lines = block.render()
@@ -55,13 +72,34 @@ class Reporter:
         return [*self.flush(), *out]
 
     def flush(self) -> list[str]:
-        """The held run of repeats: one line saying what they repeat, then their ids."""
+        """The held run of repeats: one line saying what they repeat, then their ids; errors named
+        only by their test's name wait for the short summary to name them."""
         run, self._run = self._run, []
+        out = self.leftovers() if self.summary_seen else []
         if len(run) < 2:
-            return [f"{head} {name} ({ABOVE})" for head, name in run]
+            return out + [f"{head} {name} ({ABOVE})" for head, name in run]
         heads = {head for head, _ in run}
         head = heads.pop() if len(heads) == 1 else "ERROR"
-        return [f"{head} {len(run)} more tests ({ABOVE}):", *(f"  {name}" for _, name in run)]
+        if self.summary_errors and not self.summary_seen and head.startswith("ERROR at ") \
+                and all("::" not in name for _, name in run):
+            self._below += run
+            return [*out, f"{head} {len(run)} more tests ({ABOVE}, each named in the summary below)"]
+        return [*out, f"{head} {len(run)} more tests ({ABOVE}):", *(f"  {name}" for _, name in run)]
+
+    def named(self, nodeid: str) -> None:
+        """The short summary named this test: it needs no line of its own after the summary."""
+        if not self._below:
+            return
+        forms = {nodeid, nodeid.partition("::")[2], nodeid.partition("::")[2].replace("::", ".")}
+        self._below = [(head, name) for head, name in self._below if name not in forms]
+
+    def leftovers(self) -> list[str]:
+        """The held names the short summary did not name (or all of them: no summary came)."""
+        below, self._below = self._below, []
+        if not below:
+            return []
+        return [f"{below[0][0]} {len(below)} more tests ({ABOVE}) not named in the summary:",
+                *(f"  {name}" for _, name in below)]
 
     def _dedupe(self, block: Block, lines: list[str], title: str, name: str) -> list[str]:
         """A failure whose traceback (or its error part) was printed already refers to it."""
