@@ -11,10 +11,8 @@ padding, stat.py). With `--graph` each commit line keeps its date and graph colu
 lines that fork or merge (`|/`, `|\\`) stay in place (graph.py). Over 50 commits: the first 50
 and `... N more commits` (content elided: recall), unless the command asked for more (`-n 200`,
 `-200`, `--max-count=200`): every one of those is printed.
-Drops: the other body lines of a plain `git log` and a signed tag's signature block (`[pgp
-signature: 17 lines not shown]`): content (elided: the recall hint). Also dropped, as noise the
-one-line form leaves out by design (no hint for them alone; `git log --format` prints them): the
-author's e-mail address, the time of day and zone, the `Merge:` line's parent hashes.
+Drops: the other body lines of a plain `git log`, e-mail addresses, the time of day, the `Merge:` parents line, a
+signed tag's signature block (`[pgp signature: 17 lines not shown]`): all content (elided: the recall hint).
 Unknown header lines and any line outside a commit pass through.
 """
 from __future__ import annotations
@@ -146,11 +144,13 @@ class LogFilter(GitFilter):
         if not text:
             self.state = "message"
         elif text.startswith("Merge: "):
-            commit.merge = True  # the parents' hashes: `(merge)` says what a reader acts on
+            commit.merge = self.elided = True  # the parents' hashes: content (recall), as the rest below
         elif (author := author_name(text)) is not None:
-            commit.author = author  # without the e-mail address
+            commit.author = author
+            self.elided = self.elided or not text.endswith(author)  # the e-mail address
         elif (date := date_value(text)) is not None:
-            commit.date = short_date(date)  # without the time of day and the zone
+            commit.date = short_date(date)
+            self.elided = self.elided or commit.date != date  # the time of day and the zone
         else:
             commit.extra.append(line)
         return []
