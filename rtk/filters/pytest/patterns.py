@@ -94,6 +94,7 @@ def failure_head(line: str) -> bool:
     `ERROR collecting path`): a host's failure window lists these first."""
     return line.startswith(("FAILED ", "ERROR "))
 
+
 # `<function search at 0x7f0fbe1e6fc0>`: an object's address in a repr, different on every run
 # (noise to a reader, and it would make the same failure print differently each time)
 ADDRESS_RE = re.compile(r" at 0x[0-9a-fA-F]{6,}(?=>)")
