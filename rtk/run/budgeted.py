@@ -50,6 +50,8 @@ class BudgetedWriter:
         self.closed = False
         self.written = 0  # lines of the start written at once (see Fold.sure)
         self.streaming = self.read_map is None  # until a line is not sure to be printed as it is
+        self.held_lines = 0
+        self.open_end = False
 
     @property
     def printed_bytes(self) -> int:
@@ -64,7 +66,13 @@ class BudgetedWriter:
         """Held; the start of the output, certain to be printed whatever comes, is written at once
         (a long command's first lines, a server's banner, reach the agent while it runs)."""
         sure: list[Line] = []
-        for text, stream in lines:
+        batch = list(lines)
+        if batch:
+            self.open_end = open_end  # the output's last line had no newline (so far)
+        self.held_lines += len(batch)
+        for index, (text, stream) in enumerate(batch):
+            if open_end and index == len(batch) - 1:
+                self.streaming = False  # written at the close, without the newline it never had
             self.held_bytes += len(text.encode("utf-8", "replace")) + 1
             self.fold.add(text, stream)
             if self.failing is not None:
@@ -111,8 +119,9 @@ class BudgetedWriter:
             held = _without_first(held, hint)  # the pipeline's own hint was held too
         if self._mapping():
             held = _smaller(held, sized_map(self.read_map, recall_id))  # type: ignore[arg-type]
-        self.inner.write(Line(text, stream) for text, stream in held[self.written:])  # type: ignore[arg-type]
-
+        open_end = self.open_end and len(held) == self.held_lines and not fold.folded  # held whole, as it came
+        self.inner.write((Line(text, stream) for text, stream in held[self.written:]),  # type: ignore[arg-type]
+                         open_end=open_end)
 
     def _mapping(self) -> bool:
         """A reader's output past the host's window: a map may stand for it."""
