@@ -2,8 +2,14 @@
 start, what failed, the end, a marker per left-out run and the hint, within the limit."""
 from __future__ import annotations
 
+import os
+import subprocess
+
+import pytest
+
 from rtk.filters.budget import CLAUDE_CODE_LIMIT, CODEX_LIMIT, Fold, fit_to_budget, host_limit, host_of
 from rtk.filters.content.outline import Outline
+from tests.conftest import rtk_executable
 
 
 def size(lines: list[str]) -> int:
@@ -90,3 +96,12 @@ def test_codex_is_known_by_the_variables_it_sets_and_gets_its_own_limit() -> Non
     assert host_limit({"CODEX_THREAD_ID": "t"}, {"codex_max_chars": 20_000}) == 20_000
     assert host_of({"CODEX_THREAD_ID": ""}) is None and host_of({}) is None
     assert host_of({"CLAUDECODE": "1", "CODEX_THREAD_ID": "t"}) == "claude"
+
+
+@pytest.mark.parametrize("text", ["one\ntwo", '{"name": "x", "dist": {"tarball": "t.tgz"}}', "single line"])
+def test_under_claude_an_unterminated_last_line_stays_unterminated(text: str) -> None:
+    """The host window changes nothing under it: not even the newline the output never had."""
+    for env in ({}, {"CLAUDECODE": "1"}):
+        done = subprocess.run([*rtk_executable(), "pipe", "--cmd", "cat notes.txt"], input=text, text=True,
+                              capture_output=True, check=False, timeout=60, env={**os.environ, **env})
+        assert done.stdout == text, (env, done.stdout)
