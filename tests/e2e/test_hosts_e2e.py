@@ -156,6 +156,7 @@ def gemini(
     hook: bool,
     allowed: list[str],
     allowed_after_init: bool = False,
+    flags: tuple[str, ...] = (),
 ) -> tuple[list[dict[str, Any]], list[list[str]]]:
     """One headless Gemini CLI session: the function responses it sent back, the hook's audit."""
     root, env = project(tmp_path, name)
@@ -184,6 +185,7 @@ def gemini(
                 "json",
                 "--model",
                 "gemini-2.5-flash",
+                *flags,
             ],
             root / "work",
             env,
@@ -221,6 +223,23 @@ def test_gemini_allow_rule_without_twin_keeps_the_raw_command(tmp_path: Path) ->
     )
     assert "On branch" in _output(hooked)
     assert audit == [["skip:defer", "git status", ""]]
+
+
+@needs_gemini
+def test_gemini_allowed_tools_flag_is_an_allow_list_the_hook_reads(tmp_path: Path) -> None:
+    """`--allowed-tools` lives only on Gemini's command line: the hook reads it from its ancestors.
+    Allowing `git status` alone: no rewrite (`rtk git status` would be denied), it runs as typed.
+    Allowing `rtk`: the rewrite applies and Gemini runs it under that rule (bare, `git status` is
+    denied: the user allowed rtk, not git)."""
+    only_git = ("--allowed-tools", "run_shell_command(git status)")
+    bare, _ = gemini(tmp_path, "git-bare", "git status", "default", False, [], flags=only_git)
+    hooked, audit = gemini(tmp_path, "git-hooked", "git status", "default", True, [], flags=only_git)
+    assert "On branch" in _output(bare) and "On branch" in _output(hooked)
+    assert audit == [["skip:defer", "git status", ""]]
+    only_rtk = ("--allowed-tools", "run_shell_command(rtk)")
+    hooked, audit = gemini(tmp_path, "rtk-hooked", "git status", "default", True, [], flags=only_rtk)
+    assert audit == [["ask", "git status", "rtk git status"]]
+    assert "denied" not in _output(hooked) and "modified by a hook" in _output(hooked)
 
 
 def codex(

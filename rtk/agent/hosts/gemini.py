@@ -1,9 +1,10 @@
 """Gemini CLI: BeforeTool for `run_shell_command`. Gemini merges `hookSpecificOutput.tool_input`
 over the model's arguments and checks its policy on the rewritten command; it ignores `allow` and
 hangs on `ask`, so the answer is the rewrite alone, given only when `rtk X` gets the verdict X
-gets from the allow-lists rtk can read (settings, policy files). `--allowed-tools` on Gemini's
-command line is invisible to a hook: docs/hooks.md says so. AfterTool can only append or turn a
-result into an error: no post path."""
+gets from the allow-lists rtk can read (settings, policy files, and `--allowed-tools` on the
+command line of the Gemini process the hook runs under, read by host_flags), or when the user's
+own allow rule for `rtk` covers the rtk form. AfterTool can only append or turn a result into an
+error: no post path."""
 from __future__ import annotations
 
 from rtk.agent.hosts.base import SKIP, Call, Host, tool_call, with_command
@@ -23,12 +24,17 @@ def extract(payload: JsonObject) -> Call | None:
 
 
 def permission(call: Call, decision: Decision) -> Permission:
-    """Rewrite only when `rtk X` gets X's verdict: an allow rule for X that does not cover `rtk X`
-    would turn a run into a denial, one for `rtk` would turn a denial into a run."""
+    """Rewrite when `rtk X` gets X's verdict: an allow rule for X that does not cover `rtk X`
+    would turn a run into a denial. An allow rule the user wrote for the rtk form
+    (`run_shell_command(rtk)`) while X has none is the user's own word that rtk may run: rewrite
+    (Gemini itself then allows it, as it would `rtk X` typed by the model)."""
+    from rtk.agent import permissions
     from rtk.agent.rewrite import decide
 
-    again = decide(decision.command, "gemini", cwd=call.cwd)
-    return None if again.verdict == decision.verdict else SKIP
+    again = decide(decision.command, "gemini", cwd=call.cwd).verdict
+    if again == decision.verdict or (again == permissions.ALLOW and decision.verdict == permissions.DEFAULT):
+        return None
+    return SKIP
 
 
 def sample(command: str, cwd: str) -> JsonObject:

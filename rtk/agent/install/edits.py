@@ -127,9 +127,16 @@ def _rtk_hooks(doc: JsonObject, agent: Agent, event: str) -> list[tuple[JsonObje
             continue
         inner = entry.get("hooks") if agent.nested else [entry]
         for hook in inner if isinstance(inner, list) else []:
-            if isinstance(hook, dict) and is_rtk_hook(hook.get("command"), agent.name):
+            if rtk_entry(hook, agent.name):
                 found.append((entry, hook))
     return found
+
+
+def rtk_entry(hook: object, agent: str) -> bool:
+    """A hook object of rtk's: a command entry (no `type`, or `"command"`) running rtk's hook. A
+    `type: "prompt"` entry is the user's whatever its command says (the host never runs it)."""
+    return isinstance(hook, dict) and hook.get("type", "command") == "command" \
+        and is_rtk_hook(hook.get("command"), agent)
 
 
 def _in_shape(agent: Agent, entry: JsonObject, hook: JsonObject) -> bool:
@@ -228,11 +235,10 @@ def nothing_left(doc: JsonObject, agent: Agent) -> bool:
 def _without_rtk(item: Any, agent: Agent) -> Any:
     """The entry with rtk's hooks taken out; None when nothing of it is left."""
     if not agent.nested:
-        return None if isinstance(item, dict) and is_rtk_hook(item.get("command"), agent.name) else item
+        return None if rtk_entry(item, agent.name) else item
     if not isinstance(item, dict) or not isinstance(item.get("hooks"), list):
         return item
-    inner = [h for h in item["hooks"]
-             if not (isinstance(h, dict) and is_rtk_hook(h.get("command"), agent.name))]
+    inner = [h for h in item["hooks"] if not rtk_entry(h, agent.name)]
     if len(inner) == len(item["hooks"]):
         return item
     return {**item, "hooks": inner} if inner else None
