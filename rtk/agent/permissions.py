@@ -312,6 +312,13 @@ def _gemini_sections(data: dict, path: str) -> dict[str, list[Rule]]:
     return {ALLOW: shell("tools", "allowed") + shell("tools", "core"), DENY: shell("tools", "exclude")}
 
 
+def _droid(cwd: str, home: str) -> Rules:
+    from rtk.agent import droid_rules
+
+    return droid_rules.load(cwd, home)
+
+
 LOADERS: dict[str, Callable[[str, str], Rules]] = {
     "claude": _claude, "copilot": _copilot, "codex": _codex, "cursor": _cursor, "gemini": _gemini,
+    "droid": _droid,
 }

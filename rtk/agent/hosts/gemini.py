@@ -7,12 +7,11 @@ own allow rule for `rtk` covers the rtk form. AfterTool can only append or turn 
 error: no post path."""
 from __future__ import annotations
 
-from rtk.agent.hosts.base import SKIP, Call, Host, tool_call, with_command
+from rtk.agent.hosts.base import Call, Host, tool_call, verdict_kept, with_command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.agent.hosts.base import JsonObject, Permission
-    from rtk.agent.rewrite import Decision
 
 
 def answer(tool_input: JsonObject, command: str, permission: Permission) -> JsonObject:
@@ -23,23 +22,9 @@ def extract(payload: JsonObject) -> Call | None:
     return tool_call(payload, frozenset({"run_shell_command"}), answer)
 
 
-def permission(call: Call, decision: Decision) -> Permission:
-    """Rewrite when `rtk X` gets X's verdict: an allow rule for X that does not cover `rtk X`
-    would turn a run into a denial. An allow rule the user wrote for the rtk form
-    (`run_shell_command(rtk)`) while X has none is the user's own word that rtk may run: rewrite
-    (Gemini itself then allows it, as it would `rtk X` typed by the model)."""
-    from rtk.agent import permissions
-    from rtk.agent.rewrite import decide
-
-    again = decide(decision.command, "gemini", cwd=call.cwd).verdict
-    if again == decision.verdict or (again == permissions.ALLOW and decision.verdict == permissions.DEFAULT):
-        return None
-    return SKIP
-
-
 def sample(command: str, cwd: str) -> JsonObject:
     return {"hook_event_name": "BeforeTool", "cwd": cwd, "tool_name": "run_shell_command",
             "tool_input": {"command": command}}
 
 
-HOST = Host("gemini", {}, extract, sample, permission)
+HOST = Host("gemini", {}, extract, sample, verdict_kept("gemini"))

@@ -35,6 +35,8 @@ FRESH: dict[str, tuple[str, Any]] = {
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "rtk hook codex"}]}]}}),
     "copilot": (".copilot/hooks/rtk-rewrite.json", {"version": 1, "hooks": {"postToolUse": [
         {"type": "command", "command": "rtk hook copilot", "timeoutSec": 30}]}}),
+    "droid": (".factory/hooks.json", {"PreToolUse": [
+        {"matcher": "Execute", "hooks": [{"type": "command", "command": "rtk hook droid"}]}]}),
 }
 
 
