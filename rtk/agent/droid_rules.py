@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import os
 
-from rtk.agent import patterns, rule_files
-from rtk.agent.permissions import Rule, Rules
+from rtk.agent import rule_files
 
 DEFAULT_ALLOW = ("ls", "pwd", "dir", "git status", "git diff", "git log", "git show", "git blame", "git ls-files")
 KEYS = {"commandAllowlist": "allow", "commandDenylist": "ask", "commandBlocklist": "deny"}
@@ -22,34 +21,25 @@ def factory_home(home: str) -> str:
     return os.path.join(os.environ.get("FACTORY_HOME_OVERRIDE") or home, ".factory")
 
 
-def load(cwd: str, home: str) -> Rules:
-    """Droid's allow, deny (asks) and block lists for a command run in `cwd`."""
+def entries(cwd: str, home: str) -> dict[str, list[str]]:
+    """Droid's lists for a command run in `cwd`, by kind (allow, ask, deny), as written."""
     folders = [factory_home(home)]
     project = rule_files.nearest_with(os.path.abspath(cwd), ".factory")
     if project is not None and os.path.realpath(os.path.join(project, ".factory")) != os.path.realpath(folders[0]):
         folders.append(os.path.join(project, ".factory"))
-    found: dict[str, list[str] | None] = {key: None for key in KEYS}
+    found: dict[str, list[str]] = {}
     for folder in folders:
         for name in ("settings.json", "settings.local.json"):
             path = os.path.join(folder, name)
             data = rule_files.read_json(path)
             for key in KEYS if data is not None else ():
+                assert data is not None
                 try:
                     listed = rule_files.entries(data, key)
                 except TypeError as exc:
                     rule_files.warn(f"skipping malformed {key} in {path}: {exc}")
                     continue
                 if key in data:
-                    found[key] = (found[key] or []) + listed
-    built: dict[str, list[Rule]] = {"allow": [], "ask": [], "deny": []}
-    for key, kind in KEYS.items():
-        listed = found[key] if found[key] is not None else (list(DEFAULT_ALLOW) if key == "commandAllowlist" else [])
-        built[kind] += [rule for entry in listed if (rule := _rule(entry, key))]
-    return Rules(built["allow"], built["ask"], built["deny"])
-
-
-def _rule(entry: str, key: str) -> Rule | None:
-    pattern, folded = patterns.parse_prefix(entry), patterns.parse_prefix(entry.lower())
-    if not entry.strip() or pattern is None or folded is None:
-        return None
-    return Rule(f"{key} entry {entry!r}", pattern, folded)
+                    found[key] = found.get(key, []) + listed
+    found.setdefault("commandAllowlist", list(DEFAULT_ALLOW))
+    return {kind: [entry for entry in found.get(key, []) if entry.strip()] for key, kind in KEYS.items()}

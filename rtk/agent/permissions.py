@@ -313,9 +313,14 @@ def _gemini_sections(data: dict, path: str) -> dict[str, list[Rule]]:
 
 
 def _droid(cwd: str, home: str) -> Rules:
+    """Droid's command lists (droid_rules.py): allow, deny (always asks), block (never runs)."""
     from rtk.agent import droid_rules
 
-    return droid_rules.load(cwd, home)
+    found = droid_rules.entries(cwd, home)
+    built = {kind: [Rule(f"Droid {kind} entry {entry!r}", pattern, folded) for entry in found[kind]
+                    if (pattern := patterns.parse_prefix(entry)) and (folded := patterns.parse_prefix(entry.lower()))]
+             for kind in KINDS}
+    return Rules(built[ALLOW], built[ASK], built[DENY])
 
 
 LOADERS: dict[str, Callable[[str, str], Rules]] = {
