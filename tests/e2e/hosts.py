@@ -26,7 +26,7 @@ PREFIX = Path(os.environ.get("RTK_HOSTS_PREFIX", "/tmp/rtk-hosts"))
 OLD_PREFIX = Path(os.environ.get("RTK_CLAUDE_OLD_PREFIX", "/tmp/rtk-hosts-old"))
 CHECKOUT = Path(__file__).resolve().parents[2]
 CLAUDE_OLD_VERSION = "2.1.197"
-PACKAGES = "@anthropic-ai/claude-code @google/gemini-cli @openai/codex @github/copilot opencode-ai"
+PACKAGES = "@anthropic-ai/claude-code @google/gemini-cli @openai/codex @github/copilot opencode-ai @kilocode/cli"
 INSTALL = (
     f"npm install --prefix {PREFIX} {PACKAGES}; "
     f"npm install --prefix {OLD_PREFIX} @anthropic-ai/claude-code@{CLAUDE_OLD_VERSION} (or bash .ci/tools)"
@@ -146,6 +146,7 @@ class Host:
     agent: str
     configure: Callable[[Path, dict[str, str], str, bool], None]
     argv: Callable[[Path, int, bool], list[str]]
+    refusals: tuple[str, ...] = ()  # how the host ends a headless run at a command it refused
 
     def missing(self) -> str:
         """Why this host cannot run here ("" when it can)."""
@@ -168,7 +169,7 @@ class Host:
             if hook:
                 init_hook(env, self.agent)
             start = time.monotonic()
-            run_host(self.argv(root, len(commands), allow_pytest), work, env)
+            run_host(self.argv(root, len(commands), allow_pytest), work, env, refusals=self.refusals)
             seconds = time.monotonic() - start
             results = model.results()
         return Session(results, audit_fields(root), commit_count(work, env), seconds)
@@ -291,17 +292,40 @@ def _opencode_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
     return argv
 
 
+def _kilo_configure(root: Path, env: dict[str, str], url: str, allow_pytest: bool) -> None:
+    """Kilo CLI (an OpenCode fork): OpenCode's configuration in Kilo's config folder, Kilo's own
+    switches for the downloads and background services it would reach for."""
+    _opencode_configure(root, env, url, allow_pytest)
+    opencode_dir, kilo_dir = root / "home" / ".config" / "opencode", root / "home" / ".config" / "kilo"
+    kilo_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("package-lock.json",):
+        shutil.copyfile(opencode_dir / name, kilo_dir / name)
+    (kilo_dir / "node_modules").mkdir(exist_ok=True)
+    config = json.loads((opencode_dir / "opencode.json").read_text())
+    # Kilo asks about every bash command by default (a headless run rejects it and ends): the user
+    # allows the reads of the matrix, as a Kilo user who wants them silent would
+    reads = ("git status*", "git diff*", "git log*", "ls *", "cat *", "grep *")
+    config["permission"] = {"bash": {**{read: "allow" for read in reads},
+                                     **({"pytest *": "allow"} if allow_pytest else {})}}
+    merge_json(kilo_dir / "kilo.json", config)
+    env.update({f"KILO_{key.removeprefix('OPENCODE_')}": value for key, value in list(env.items())
+                if key.startswith("OPENCODE_")})
+    env.update(KILO_DISABLE_SESSION_INGEST="1", KILO_TELEMETRY_LEVEL="off", KILO_DISABLE_CODEBASE_INDEXING="1",
+               KILO_DISABLE_CLAUDE_CODE="1", KILO_NO_DAEMON="1", KILO_DISABLE_PRESENCE="1")
+
+
 def hosts() -> list[Host]:
     """Every host of the matrix, installed or not (Host.missing says)."""
     claude = host_bin("claude")
     claude_old = host_bin("claude", "claude_old", (OLD_PREFIX,))
     copilot, codex = host_bin("copilot"), host_bin("codex")
-    gemini, opencode = host_bin("gemini"), host_bin("opencode")
+    gemini, opencode, kilo = host_bin("gemini"), host_bin("opencode"), host_bin("kilo")
     return [
         Host("claude", claude, "", _claude_configure, _claude_argv(claude)),
         Host("claude-old", claude_old, "", _claude_configure, _claude_argv(claude_old)),
         Host("copilot", copilot, "copilot", _copilot_configure, _copilot_argv(copilot)),
         Host("opencode", opencode, "opencode", _opencode_configure, _opencode_argv(opencode)),
+        Host("kilo", kilo, "kilo", _kilo_configure, _opencode_argv(kilo), ("auto-rejected permission",)),
         Host("codex", codex, "codex", _codex_configure, _codex_argv(codex)),
         Host("gemini", gemini, "gemini", _gemini_configure(()), _gemini_argv(gemini)),
         # the same with the reads on the user's allow-list: where the hook must not rewrite
