@@ -26,7 +26,7 @@ PREFIX = Path(os.environ.get("RTK_HOSTS_PREFIX", "/tmp/rtk-hosts"))
 OLD_PREFIX = Path(os.environ.get("RTK_CLAUDE_OLD_PREFIX", "/tmp/rtk-hosts-old"))
 CHECKOUT = Path(__file__).resolve().parents[2]
 CLAUDE_OLD_VERSION = "2.1.197"
-PACKAGES = "@anthropic-ai/claude-code @google/gemini-cli @openai/codex @github/copilot opencode-ai @kilocode/cli"
+PACKAGES = "@anthropic-ai/claude-code @google/gemini-cli @openai/codex @github/copilot opencode-ai @kilocode/cli@7.7.7 droid"
 INSTALL = (
     f"npm install --prefix {PREFIX} {PACKAGES}; "
     f"npm install --prefix {OLD_PREFIX} @anthropic-ai/claude-code@{CLAUDE_OLD_VERSION} (or bash .ci/tools)"
@@ -114,7 +114,7 @@ def run_host(argv: list[str], work: Path, env: dict[str, str], timeout: int = 30
                           timeout=timeout, check=False, stdin=subprocess.DEVNULL)
     if proc.returncode and any(refusal in proc.stderr for refusal in refusals):
         return proc.stderr
-    assert proc.returncode == 0, f"{argv[0]} exited {proc.returncode}: {proc.stderr[-2000:]}"
+    assert proc.returncode == 0, f"{argv[0]} exited {proc.returncode}: {proc.stderr[-2000:] or proc.stdout[-2000:]}"
     return ""
 
 
@@ -147,6 +147,8 @@ class Host:
     configure: Callable[[Path, dict[str, str], str, bool], None]
     argv: Callable[[Path, int, bool], list[str]]
     refusals: tuple[str, ...] = ()  # how the host ends a headless run at a command it refused
+    unfiltered: str = ""  # why the model reads the host's own output here (the outcome is still compared)
+    cut: tuple[str, int] | None = None  # (the host's marker, size) of a cut rtk does not fit yet
 
     def missing(self) -> str:
         """Why this host cannot run here ("" when it can)."""
@@ -314,18 +316,55 @@ def _kilo_configure(root: Path, env: dict[str, str], url: str, allow_pytest: boo
                KILO_DISABLE_CLAUDE_CODE="1", KILO_NO_DAEMON="1", KILO_DISABLE_PRESENCE="1")
 
 
+def _droid_configure(allowed: tuple[str, ...]) -> Callable[[Path, dict[str, str], str, bool], None]:
+    """Factory Droid with the fake model as a custom chat-completions model (no Factory account:
+    `droid exec` then never leaves 127.0.0.1); the given commands added to Droid's default allow list."""
+
+    def configure(root: Path, env: dict[str, str], url: str, allow_pytest: bool) -> None:
+        custom = {"model": "fake", "displayName": "Fake", "baseUrl": f"{url}/v1", "apiKey": "e2e",
+                  "provider": "generic-chat-completion-api", "maxOutputTokens": 4096}
+        settings: dict[str, object] = {"customModels": [custom]}
+        if allowed:
+            from rtk.agent.droid_rules import DEFAULT_ALLOW
+
+            settings["commandAllowlist"] = [*DEFAULT_ALLOW, *allowed]
+        merge_json(root / "home" / ".factory" / "settings.json", settings)
+        env.update(FACTORY_API_KEY="fk-e2e")
+
+    return configure
+
+
+# Droid 0.215 keeps ~10 KB of an output (its start and end) and saves the whole in a log it names
+DROID_CUT = ("Full command output saved to:", 10_000)
+DROID_AUTONOMY = ("droid exec runs under an autonomy level (auto-low) and drops the risk level of a command a hook "
+                  "changed, so only an allow-listed rtk form keeps X's outcome: with Droid's default lists rtk "
+                  "leaves every command as typed (droid-rtk-allowed shows the filtered forms)")
+
+
+def _droid_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
+    def argv(root: Path, turns: int, allow_pytest: bool) -> list[str]:
+        return [str(binary), "exec", "--model", "custom:fake", "-o", "json", "run the commands"]
+
+    return argv
+
+
 def hosts() -> list[Host]:
     """Every host of the matrix, installed or not (Host.missing says)."""
     claude = host_bin("claude")
     claude_old = host_bin("claude", "claude_old", (OLD_PREFIX,))
     copilot, codex = host_bin("copilot"), host_bin("codex")
     gemini, opencode, kilo = host_bin("gemini"), host_bin("opencode"), host_bin("kilo")
+    droid = host_bin("droid")
     return [
         Host("claude", claude, "", _claude_configure, _claude_argv(claude)),
         Host("claude-old", claude_old, "", _claude_configure, _claude_argv(claude_old)),
         Host("copilot", copilot, "copilot", _copilot_configure, _copilot_argv(copilot)),
         Host("opencode", opencode, "opencode", _opencode_configure, _opencode_argv(opencode)),
         Host("kilo", kilo, "kilo", _kilo_configure, _opencode_argv(kilo), ("auto-rejected permission",)),
+        Host("droid", droid, "droid", _droid_configure(()), _droid_argv(droid), unfiltered=DROID_AUTONOMY),
+        # a Droid user who put `rtk` on the allow list: every rewrite keeps the outcome
+        Host("droid-rtk-allowed", droid, "droid", _droid_configure(("rtk",)), _droid_argv(droid),
+             cut=DROID_CUT),
         Host("codex", codex, "codex", _codex_configure, _codex_argv(codex)),
         Host("gemini", gemini, "gemini", _gemini_configure(()), _gemini_argv(gemini)),
         # the same with the reads on the user's allow-list: where the hook must not rewrite
