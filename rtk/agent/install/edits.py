@@ -76,6 +76,11 @@ AGENTS: dict[str, Agent] = {
     # (where the Rust rtk writes its entry too)
     "droid": Agent("droid", ".factory/hooks.json", ".factory/hooks.json", ("PreToolUse",), _group("Execute"),
                    matcher="Execute", config_env=("FACTORY_HOME_OVERRIDE", ".factory/hooks.json"), top_level=True),
+    # Trae: the Rust rtk's entry (docs/hooks.md: followed from its code, Trae itself not run here)
+    "trae": Agent("trae", ".trae/hooks.json", ".trae/hooks.json", ("PreToolUse",),
+                  lambda command: {"matcher": "RunCommand", "hooks": [{"type": "command", "command": command,
+                                                                        "timeout": 30}]},
+                  matcher="RunCommand", preamble={"version": 1}),
 }
 LEGACY_SCRIPT = "rtk-rewrite.sh"
 

@@ -37,6 +37,8 @@ FRESH: dict[str, tuple[str, Any]] = {
         {"type": "command", "command": "rtk hook copilot", "timeoutSec": 30}]}}),
     "droid": (".factory/hooks.json", {"PreToolUse": [
         {"matcher": "Execute", "hooks": [{"type": "command", "command": "rtk hook droid"}]}]}),
+    "trae": (".trae/hooks.json", {"version": 1, "hooks": {"PreToolUse": [
+        {"matcher": "RunCommand", "hooks": [{"type": "command", "command": "rtk hook trae", "timeout": 30}]}]}}),
 }
 
 
