@@ -202,15 +202,17 @@ def responses_events(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def chat_reply(next_command: NextCommand, body: dict[str, Any]) -> dict[str, Any]:
     """The assistant message: a call of the host's shell tool while offered (OpenCode and Kilo's
-    `bash`, Factory Droid's `Execute` with the risk level it asks the model for), else a final text."""
+    `bash`, Factory Droid's `Execute` with the risk level it asks the model for, Cline's
+    `run_commands`), else a final text."""
     names = {tool.get("function", {}).get("name") for tool in _dicts(body.get("tools"))}
     answered = len(chat_results(body))
-    tool = "bash" if "bash" in names else "Execute" if "Execute" in names else None
+    tool = next((name for name in ("bash", "Execute", "run_commands") if name in names), None)
     command = next_command(answered) if tool else None
     if command is None or tool is None:
         return {"role": "assistant", "content": "done"}
-    args = {"command": command, "description": "run it"} if tool == "bash" else \
-        {"command": command, "riskLevel": "low", "riskLevelReason": "the test script's command"}
+    args = {"bash": {"command": command, "description": "run it"},  # OpenCode, Kilo
+            "Execute": {"command": command, "riskLevel": "low", "riskLevelReason": "the test script's command"},
+            "run_commands": {"commands": [command]}}[tool]  # Droid; Cline CLI 3
     arguments = json.dumps(args)
     call = {"id": f"call_{answered + 1}", "type": "function", "function": {"name": tool, "arguments": arguments}}
     return {"role": "assistant", "content": None, "tool_calls": [call]}

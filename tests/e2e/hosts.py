@@ -26,7 +26,7 @@ PREFIX = Path(os.environ.get("RTK_HOSTS_PREFIX", "/tmp/rtk-hosts"))
 OLD_PREFIX = Path(os.environ.get("RTK_CLAUDE_OLD_PREFIX", "/tmp/rtk-hosts-old"))
 CHECKOUT = Path(__file__).resolve().parents[2]
 CLAUDE_OLD_VERSION = "2.1.197"
-PACKAGES = "@anthropic-ai/claude-code @google/gemini-cli @openai/codex @github/copilot opencode-ai @kilocode/cli@7.7.7 droid"
+PACKAGES = "@anthropic-ai/claude-code @google/gemini-cli @openai/codex @github/copilot opencode-ai @kilocode/cli@7.7.7 droid cline"
 INSTALL = (
     f"npm install --prefix {PREFIX} {PACKAGES}; "
     f"npm install --prefix {OLD_PREFIX} @anthropic-ai/claude-code@{CLAUDE_OLD_VERSION} (or bash .ci/tools)"
@@ -348,13 +348,31 @@ def _droid_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
     return argv
 
 
+def _cline_configure(binary: Path) -> Callable[[Path, dict[str, str], str, bool], None]:
+    """Cline CLI with the fake model as an OpenAI-compatible provider (`cline auth`, as a user
+    sets one up); Cline's CLI approves every tool by default."""
+
+    def configure(root: Path, env: dict[str, str], url: str, allow_pytest: bool) -> None:
+        subprocess.run([str(binary), "auth", "-p", "openai-compatible", "-k", "e2e", "-m", "fake", "-b", f"{url}/v1"],
+                       env=env, cwd=root, check=True, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+
+    return configure
+
+
+def _cline_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
+    def argv(root: Path, turns: int, allow_pytest: bool) -> list[str]:
+        return [str(binary), "--json", "run the commands"]
+
+    return argv
+
+
 def hosts() -> list[Host]:
     """Every host of the matrix, installed or not (Host.missing says)."""
     claude = host_bin("claude")
     claude_old = host_bin("claude", "claude_old", (OLD_PREFIX,))
     copilot, codex = host_bin("copilot"), host_bin("codex")
     gemini, opencode, kilo = host_bin("gemini"), host_bin("opencode"), host_bin("kilo")
-    droid = host_bin("droid")
+    droid, cline = host_bin("droid"), host_bin("cline")
     return [
         Host("claude", claude, "", _claude_configure, _claude_argv(claude)),
         Host("claude-old", claude_old, "", _claude_configure, _claude_argv(claude_old)),
@@ -362,6 +380,7 @@ def hosts() -> list[Host]:
         Host("opencode", opencode, "opencode", _opencode_configure, _opencode_argv(opencode)),
         Host("kilo", kilo, "kilo", _kilo_configure, _opencode_argv(kilo), ("auto-rejected permission",)),
         Host("droid", droid, "droid", _droid_configure(()), _droid_argv(droid), unfiltered=DROID_AUTONOMY),
+        Host("cline", cline, "cline", _cline_configure(cline), _cline_argv(cline), cut=("...[truncated ", 8_000)),
         # a Droid user who put `rtk` on the allow list: every rewrite keeps the outcome
         Host("droid-rtk-allowed", droid, "droid", _droid_configure(("rtk",)), _droid_argv(droid),
              cut=DROID_CUT),

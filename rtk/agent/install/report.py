@@ -8,12 +8,12 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from rtk.agent.install import opencode, rules
+from rtk.agent.install import cline_hook, opencode, rules
 from rtk.agent.install.edits import AGENTS, ShapeError, hook_commands, missing_events
 from rtk.agent.install.files import InstallError, parse_json, read_bytes
 
 Echo = Callable[[str], None]
-ALL_AGENTS = (*AGENTS, *opencode.LOCAL_PATHS, *rules.AGENTS)
+ALL_AGENTS = (*AGENTS, *opencode.LOCAL_PATHS, cline_hook.NAME, *rules.AGENTS)
 
 
 def show(agents: tuple[str, ...], home: Path, cwd: Path, echo: Echo, warn: Echo) -> None:
@@ -21,6 +21,11 @@ def show(agents: tuple[str, ...], home: Path, cwd: Path, echo: Echo, warn: Echo)
     for name in agents or ALL_AGENTS:
         if name in rules.AGENTS:
             echo(_show_rules(name, home, cwd))
+            continue
+        if name == cline_hook.NAME:
+            program = cline_hook.installed(home)
+            where = home / cline_hook.RELATIVE
+            echo(f"cline: installed in {where} ({program} hook cline)" if program else f"cline: not installed ({where})")
             continue
         places = _places(name, home, cwd)
         found = [_show_place(name, path, global_, warn) for path, global_ in places]

@@ -56,7 +56,6 @@ class RulesAgent:
 
 
 AGENTS: dict[str, RulesAgent] = {agent.name: agent for agent in (
-    RulesAgent("cline", ".clinerules", "Documents/Cline/Rules/rtk.md", label="Cline"),
     RulesAgent("windsurf", ".windsurfrules", ".codeium/windsurf/memories/global_rules.md", label="Windsurf"),
     RulesAgent("kilocode", ".kilocode/rules/rtk-rules.md", ".kilocode/rules/rtk-rules.md", own=True,
                label="Kilo Code (VS Code)"),

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtk.agent.install import opencode, rules
+from rtk.agent.install import cline_hook, opencode, rules
 from rtk.agent.install.atomic import remove_stale_temps
 from rtk.agent.install.awareness import IMPORT_LINE, RTK_MD, RTK_MD_MARKER, add_import, remove_import
 from rtk.agent.install.edits import (
@@ -146,6 +146,8 @@ def _root(opts: Options) -> Path:
 
 
 def _has_local(name: str) -> bool:
+    if name == cline_hook.NAME:
+        return False
     return name not in AGENTS or AGENTS[name].local_path is not None
 
 
@@ -155,6 +157,9 @@ def _plan(name: str, root: Path, opts: Options, program: str) -> list[Change]:
         return [_plugin_change(path, opts, name)]
     if name in rules.AGENTS:
         return rules.changes(name, root, opts.global_, opts.uninstall, opts.every_agent)
+    if name == cline_hook.NAME:
+        program = shlex.split(opts.program) if opts.program else absolute_program()
+        return [cline_hook.change(root, opts.uninstall, program)]
     return plan(AGENTS[name], root, opts, program)
 
 

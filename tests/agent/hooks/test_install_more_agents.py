@@ -80,22 +80,47 @@ def test_an_instruction_block_round_trips_the_users_bytes(agent_home: Path, agen
 
 
 def test_show_says_instructions_are_advice(agent_home: Path) -> None:
-    init(agent_home, "cline", global_=False)
+    init(agent_home, "qwen", global_=False)
     lines: list[str] = []
-    show(("cline", "crush"), agent_home, agent_home, lines.append, lines.append)
-    assert lines[0].startswith(f"cline: instructions in {agent_home / '.clinerules'}")
+    show(("qwen", "crush"), agent_home, agent_home, lines.append, lines.append)
+    assert lines[0].startswith(f"qwen: instructions in {agent_home / 'QWEN.md'}")
     assert all("advice it may ignore" in line for line in lines)
     assert lines[1].startswith("crush: not installed")
 
 
 def test_a_rules_folder_gets_a_file_of_rtks_own(agent_home: Path) -> None:
-    folder = agent_home / ".clinerules"
+    folder = agent_home / ".windsurfrules"
     folder.mkdir()
     (folder / "style.md").write_text("tabs\n")
-    init(agent_home, "cline", global_=False)
+    init(agent_home, "windsurf", global_=False)
     assert "rtk recall" in (folder / "rtk.md").read_text()
-    init(agent_home, "cline", global_=False, uninstall=True)
+    init(agent_home, "windsurf", global_=False, uninstall=True)
     assert sorted(p.name for p in folder.iterdir()) == ["style.md"]
+
+
+def test_cline_gets_a_hook_script_of_rtks_own(agent_home: Path) -> None:
+    """Cline 3 runs `~/.cline/hooks/PreToolUse.sh` with bash before each tool call."""
+    init(agent_home, "cline")
+    path = agent_home / ".cline/hooks/PreToolUse.sh"
+    assert path.read_text().splitlines()[-1] == "rtk hook cline 2>/dev/null || true"
+    assert all("already installed" in line for line in init(agent_home, "cline"))
+    lines: list[str] = []
+    show(("cline",), agent_home, agent_home, lines.append, lines.append)
+    assert lines == [f"cline: installed in {path} (rtk hook cline)"]
+    init(agent_home, "cline", uninstall=True)
+    assert not path.exists()
+
+
+def test_cline_hooks_are_global_and_a_script_rtk_did_not_write_stays(agent_home: Path) -> None:
+    with pytest.raises(InstallError, match="global-only"):
+        init(agent_home, "cline", global_=False)
+    path = agent_home / ".cline/hooks/PreToolUse.sh"
+    path.parent.mkdir(parents=True)
+    path.write_text("echo '{}'\n")
+    with pytest.raises(InstallError, match="not written by rtk"):
+        init(agent_home, "cline")
+    init(agent_home, "cline", uninstall=True)
+    assert path.read_text() == "echo '{}'\n"
 
 
 def test_an_agent_without_a_global_file_says_so(agent_home: Path) -> None:
@@ -124,7 +149,7 @@ def _rust_init(binary: Path, root: Path, agent: str, global_: bool) -> None:
 @pytest.mark.parametrize(("agent", "global_", "relative"), [
     ("droid", True, "home/.factory/hooks.json"),
     ("droid", False, "proj/.factory/hooks.json"),
-    ("cline", False, "proj/.clinerules"),
+    ("windsurf", True, "proj/.windsurfrules"),  # the Rust rtk's -g writes the project's file
     ("kilocode", False, "proj/.kilocode/rules/rtk-rules.md"),
     ("kimi", False, "proj/AGENTS.md"),
     ("trae", True, "home/.trae/hooks.json"),
@@ -138,13 +163,14 @@ def test_the_rust_rtks_install_is_recognised_and_migrated(tmp_path: Path, agent:
     _rust_init(binary, tmp_path, agent, global_)
     path = tmp_path / relative
     assert path.exists(), f"the Rust rtk wrote no {relative}"
-    root = tmp_path / ("home" if global_ else "proj")
-    lines = init(root, agent, global_=global_)
-    assert not any("already installed" in line for line in lines) or agent in ("droid", "trae")
+    ours_global = relative.startswith("home/")
+    root = tmp_path / ("home" if ours_global else "proj")
+    lines = init(root, agent, global_=ours_global)
     text = path.read_text()
     if agent in ("droid", "trae"):  # the same entry: already ours
         assert "already installed" in lines[-1] and f"rtk hook {agent}" in text
     else:
+        assert not any("already installed" in line for line in lines)
         assert text.count("<!-- rtk: written by") == 1 and "Prefix every shell command" not in text
-    init(root, agent, global_=global_, uninstall=True)
+    init(root, agent, global_=ours_global, uninstall=True)
     assert not path.exists()
