@@ -158,8 +158,8 @@ def _plan(name: str, root: Path, opts: Options, program: str) -> list[Change]:
     if name in rules.AGENTS:
         return rules.changes(name, root, opts.global_, opts.uninstall, opts.every_agent)
     if name == cline_hook.NAME:
-        program = shlex.split(opts.program) if opts.program else absolute_program()
-        return [cline_hook.change(root, opts.uninstall, program)]
+        words = shlex.split(opts.program) if opts.program else absolute_program()
+        return [cline_hook.change(root, opts.uninstall, words)]
     return plan(AGENTS[name], root, opts, program)
 
 
