@@ -204,3 +204,11 @@ def test_valid_json_with_hostile_numbers_is_no_opinion_at_worst(host: str, data:
         assert isinstance(json.loads(result.stdout), dict)
     if result.stdout.strip():
         json.loads(result.stdout)  # whatever is printed is JSON a host can read
+
+
+def test_the_hook_command_names_every_host() -> None:
+    """`rtk hook --help` lists every host `rtk hook` answers for (its click front is help only)."""
+    from rtk.cli.hotpaths import hook_cmd
+
+    choices = next(p for p in hook_cmd.params if p.name == "host").type.choices  # type: ignore[attr-defined]
+    assert set(choices) == {*HOSTS, "check"}
