@@ -60,7 +60,7 @@ def proxy_cmd(command: tuple[str, ...]) -> None:
 
 @click.command(name="hook", epilog=HOOK_EPILOG)
 @click.argument("host", type=click.Choice(["claude", "cursor", "gemini", "codex", "copilot", "opencode", "droid",
-                                           "trae", "kilo", "cline", "check"]))
+                                           "trae", "kilo", "cline", "hermes", "check"]))
 @click.argument("args", nargs=-1)
 def hook_cmd(host: str, args: tuple[str, ...]) -> None:
     """Agent hook: the host's JSON payload on stdin, its answer on stdout."""

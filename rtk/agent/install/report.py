@@ -8,12 +8,12 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from rtk.agent.install import cline_hook, opencode, rules
+from rtk.agent.install import cline_hook, hermes, opencode, rules
 from rtk.agent.install.edits import AGENTS, ShapeError, hook_commands, missing_events
 from rtk.agent.install.files import InstallError, parse_json, read_bytes
 
 Echo = Callable[[str], None]
-ALL_AGENTS = (*AGENTS, *opencode.LOCAL_PATHS, cline_hook.NAME, *rules.AGENTS)
+ALL_AGENTS = (*AGENTS, *opencode.LOCAL_PATHS, cline_hook.NAME, hermes.NAME, *rules.AGENTS)
 
 
 def show(agents: tuple[str, ...], home: Path, cwd: Path, echo: Echo, warn: Echo) -> None:
@@ -22,15 +22,24 @@ def show(agents: tuple[str, ...], home: Path, cwd: Path, echo: Echo, warn: Echo)
         if name in rules.AGENTS:
             echo(_show_rules(name, home, cwd))
             continue
-        if name == cline_hook.NAME:
-            program = cline_hook.installed(home)
-            where = home / cline_hook.RELATIVE
-            echo(f"cline: installed in {where} ({program} hook cline)" if program else f"cline: not installed ({where})")
+        if name in (hermes.NAME, cline_hook.NAME):
+            echo(_show_own_files(name, home))
             continue
         places = _places(name, home, cwd)
         found = [_show_place(name, path, global_, warn) for path, global_ in places]
         installed = [line for line in found if line]
         echo(f"{name}: " + ("; ".join(installed) if installed else f"not installed ({places[0][0]})"))
+
+
+def _show_own_files(name: str, home: Path) -> str:
+    """Hermes' plugin folder and Cline's hook script: files of rtk's own in the home directory."""
+    if name == hermes.NAME:
+        plugin = hermes.installed(home)
+        return (f"hermes: installed in {plugin.parent} (enabled with `hermes plugins enable rtk`)" if plugin
+                else f"hermes: not installed ({hermes.plugin_dir(home)})")
+    program = cline_hook.installed(home)
+    where = home / cline_hook.RELATIVE
+    return f"cline: installed in {where} ({program} hook cline)" if program else f"cline: not installed ({where})"
 
 
 def _show_rules(name: str, home: Path, cwd: Path) -> str:

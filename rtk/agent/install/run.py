@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rtk.agent.install import cline_hook, opencode, rules
+from rtk.agent.install import cline_hook, hermes, opencode, rules
 from rtk.agent.install.atomic import remove_stale_temps
 from rtk.agent.install.awareness import IMPORT_LINE, RTK_MD, RTK_MD_MARKER, add_import, remove_import
 from rtk.agent.install.edits import (
@@ -104,6 +104,8 @@ def _afterwords(changes: list[Change], echo: Echo) -> None:
     """What an install leaves to the user: Codex's trust step, the Rust rtk's OpenCode plugin."""
     if any(change.agent == "codex" and change.changed for change in changes):
         echo(CODEX_TRUST)
+    if any(change.agent == hermes.NAME and change.changed for change in changes):
+        echo(hermes.ENABLE)
     for change in changes:
         if change.agent == "opencode" and (upstream := opencode.upstream_plugin(change.path)):
             echo(f"opencode: the Rust rtk's plugin {upstream} is installed too: it rewrites commands before "
@@ -146,7 +148,7 @@ def _root(opts: Options) -> Path:
 
 
 def _has_local(name: str) -> bool:
-    if name == cline_hook.NAME:
+    if name in (cline_hook.NAME, hermes.NAME):
         return False
     return name not in AGENTS or AGENTS[name].local_path is not None
 
@@ -157,8 +159,10 @@ def _plan(name: str, root: Path, opts: Options, program: str) -> list[Change]:
         return [_plugin_change(path, opts, name)]
     if name in rules.AGENTS:
         return rules.changes(name, root, opts.global_, opts.uninstall, opts.every_agent)
-    if name == cline_hook.NAME:
+    if name in (cline_hook.NAME, hermes.NAME):
         words = shlex.split(opts.program) if opts.program else absolute_program()
+        if name == hermes.NAME:
+            return hermes.changes(root, opts.uninstall, words)
         return [cline_hook.change(root, opts.uninstall, words)]
     return plan(AGENTS[name], root, opts, program)
 

@@ -98,7 +98,7 @@ def test_hook_check_prints_every_host() -> None:
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0
     rows = [line.split(None, 2) for line in result.stdout.splitlines()]
-    expected = {"codex": "rewrite", "copilot": "-", "opencode": "-", "kilo": "-"}  # the last three: the post path only
+    expected = {"codex": "rewrite", "copilot": "-", "opencode": "-", "kilo": "-", "hermes": "-"}  # "-": post path only
     assert [row[:2] for row in rows] == [[name, expected.get(name, "ask")] for name in HOSTS]
     lines = {row[0]: row[2] for row in rows}
     assert json.loads(lines["claude"])["hookSpecificOutput"]["updatedInput"] == {"command": "rtk cargo test"}

@@ -174,3 +174,16 @@ def test_the_rust_rtks_install_is_recognised_and_migrated(tmp_path: Path, agent:
         assert text.count("<!-- rtk: written by") == 1 and "Prefix every shell command" not in text
     init(root, agent, global_=ours_global, uninstall=True)
     assert not path.exists()
+
+
+def test_hermes_gets_a_plugin_of_rtks_own_and_is_told_to_enable_it(agent_home: Path) -> None:
+    lines = init(agent_home, "hermes")
+    folder = agent_home / ".hermes/plugins/rtk"
+    assert sorted(p.name for p in folder.iterdir()) == ["__init__.py", "plugin.yaml"]
+    assert "hermes plugins enable rtk" in lines[-1]
+    source = (folder / "__init__.py").read_text()
+    compile(source, "__init__.py", "exec")  # Hermes imports it
+    assert 'RTK = ["rtk"]' in source and 'ctx.register_hook("transform_tool_result", _transform)' in source
+    assert all("already installed" in line for line in init(agent_home, "hermes"))
+    init(agent_home, "hermes", uninstall=True)
+    assert not folder.exists()
