@@ -206,13 +206,14 @@ def chat_reply(next_command: NextCommand, body: dict[str, Any]) -> dict[str, Any
     `run_commands`), else a final text."""
     names = {tool.get("function", {}).get("name") for tool in _dicts(body.get("tools"))}
     answered = len(chat_results(body))
-    tool = next((name for name in ("bash", "Execute", "run_commands") if name in names), None)
+    tool = next((name for name in ("bash", "Execute", "run_commands", "terminal") if name in names), None)
     command = next_command(answered) if tool else None
     if command is None or tool is None:
         return {"role": "assistant", "content": "done"}
     args = {"bash": {"command": command, "description": "run it"},  # OpenCode, Kilo
             "Execute": {"command": command, "riskLevel": "low", "riskLevelReason": "the test script's command"},
-            "run_commands": {"commands": [command]}}[tool]  # Droid; Cline CLI 3
+            "run_commands": {"commands": [command]},  # Droid; Cline CLI 3
+            "terminal": {"command": command}}[tool]  # Hermes
     arguments = json.dumps(args)
     call = {"id": f"call_{answered + 1}", "type": "function", "function": {"name": tool, "arguments": arguments}}
     return {"role": "assistant", "content": None, "tool_calls": [call]}

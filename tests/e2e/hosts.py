@@ -29,7 +29,8 @@ CLAUDE_OLD_VERSION = "2.1.197"
 PACKAGES = "@anthropic-ai/claude-code @google/gemini-cli @openai/codex @github/copilot opencode-ai @kilocode/cli@7.7.7 droid cline"
 INSTALL = (
     f"npm install --prefix {PREFIX} {PACKAGES}; "
-    f"npm install --prefix {OLD_PREFIX} @anthropic-ai/claude-code@{CLAUDE_OLD_VERSION} (or bash .ci/tools)"
+    f"npm install --prefix {OLD_PREFIX} @anthropic-ai/claude-code@{CLAUDE_OLD_VERSION}; Hermes: pip install "
+    "hermes-agent into a venv at $RTK_HERMES_VENV (or bash .ci/tools)"
 )
 
 
@@ -149,6 +150,7 @@ class Host:
     refusals: tuple[str, ...] = ()  # how the host ends a headless run at a command it refused
     unfiltered: str = ""  # why the model reads the host's own output here (the outcome is still compared)
     cut: tuple[str, int] | None = None  # (the host's marker, size) of a cut rtk does not fit yet
+    lossy_cut: str = ""  # the marker of a cut after which the host keeps no whole output for rtk to read
 
     def missing(self) -> str:
         """Why this host cannot run here ("" when it can)."""
@@ -366,6 +368,28 @@ def _cline_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
     return argv
 
 
+HERMES_VENV = Path(os.environ.get("RTK_HERMES_VENV", "/tmp/rtk-hermes"))  # .ci/tools: pip's hermes-agent
+
+
+def _hermes_configure(root: Path, env: dict[str, str], url: str, allow_pytest: bool) -> None:
+    """Hermes Agent with the fake model as its custom OpenAI-compatible endpoint, and rtk's
+    plugin enabled as `hermes plugins enable rtk` does (in the bare run there is no such plugin)."""
+    hermes_home = root / "home" / ".hermes"
+    hermes_home.mkdir(parents=True, exist_ok=True)
+    (hermes_home / "config.yaml").write_text(
+        f"model:\n  provider: custom\n  default: fake\n  base_url: {url}/v1\n  api_key: e2e\n"
+        "plugins:\n  enabled:\n    - rtk\n")
+    env.update(HERMES_HOME=str(hermes_home), OPENAI_API_KEY="e2e")
+
+
+def _hermes_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
+    def argv(root: Path, turns: int, allow_pytest: bool) -> list[str]:
+        # --yolo: no approval prompt (headless); Hermes' own rules are not what this matrix varies
+        return [str(binary), "chat", "-q", "run the commands", "-Q", "--yolo", "--max-turns", str(turns + 2)]
+
+    return argv
+
+
 def hosts() -> list[Host]:
     """Every host of the matrix, installed or not (Host.missing says)."""
     claude = host_bin("claude")
@@ -373,6 +397,7 @@ def hosts() -> list[Host]:
     copilot, codex = host_bin("copilot"), host_bin("codex")
     gemini, opencode, kilo = host_bin("gemini"), host_bin("opencode"), host_bin("kilo")
     droid, cline = host_bin("droid"), host_bin("cline")
+    hermes = Path(os.environ.get("RTK_HOST_HERMES") or HERMES_VENV / "bin" / "hermes")
     return [
         Host("claude", claude, "", _claude_configure, _claude_argv(claude)),
         Host("claude-old", claude_old, "", _claude_configure, _claude_argv(claude_old)),
@@ -381,6 +406,7 @@ def hosts() -> list[Host]:
         Host("kilo", kilo, "kilo", _kilo_configure, _opencode_argv(kilo), ("auto-rejected permission",)),
         Host("droid", droid, "droid", _droid_configure(()), _droid_argv(droid), unfiltered=DROID_AUTONOMY),
         Host("cline", cline, "cline", _cline_configure(cline), _cline_argv(cline), cut=("...[truncated ", 8_000)),
+        Host("hermes", hermes, "hermes", _hermes_configure, _hermes_argv(hermes), lossy_cut="[OUTPUT TRUNCATED - "),
         # a Droid user who put `rtk` on the allow list: every rewrite keeps the outcome
         Host("droid-rtk-allowed", droid, "droid", _droid_configure(("rtk",)), _droid_argv(droid),
              cut=DROID_CUT),
