@@ -296,102 +296,21 @@ def _opencode_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
     return argv
 
 
-def _kilo_configure(root: Path, env: dict[str, str], url: str, allow_pytest: bool) -> None:
-    """Kilo CLI (an OpenCode fork): OpenCode's configuration in Kilo's config folder, Kilo's own
-    switches for the downloads and background services it would reach for."""
-    _opencode_configure(root, env, url, allow_pytest)
-    opencode_dir, kilo_dir = root / "home" / ".config" / "opencode", root / "home" / ".config" / "kilo"
-    kilo_dir.mkdir(parents=True, exist_ok=True)
-    for name in ("package-lock.json",):
-        shutil.copyfile(opencode_dir / name, kilo_dir / name)
-    (kilo_dir / "node_modules").mkdir(exist_ok=True)
-    config = json.loads((opencode_dir / "opencode.json").read_text())
-    # Kilo asks about every bash command by default (a headless run rejects it and ends): the user
-    # allows the reads of the matrix, as a Kilo user who wants them silent would
-    reads = ("git status*", "git diff*", "git log*", "ls *", "cat *", "grep *")
-    config["permission"] = {"bash": {**{read: "allow" for read in reads},
-                                     **({"pytest *": "allow"} if allow_pytest else {})}}
-    merge_json(kilo_dir / "kilo.json", config)
-    env.update({f"KILO_{key.removeprefix('OPENCODE_')}": value for key, value in list(env.items())
-                if key.startswith("OPENCODE_")})
-    env.update(KILO_DISABLE_SESSION_INGEST="1", KILO_TELEMETRY_LEVEL="off", KILO_DISABLE_CODEBASE_INDEXING="1",
-               KILO_DISABLE_CLAUDE_CODE="1", KILO_NO_DAEMON="1", KILO_DISABLE_PRESENCE="1")
-
-
-def _droid_configure(allowed: tuple[str, ...]) -> Callable[[Path, dict[str, str], str, bool], None]:
-    """Factory Droid with the fake model as a custom chat-completions model (no Factory account:
-    `droid exec` then never leaves 127.0.0.1); the given commands added to Droid's default allow list."""
-
-    def configure(root: Path, env: dict[str, str], url: str, allow_pytest: bool) -> None:
-        custom = {"model": "fake", "displayName": "Fake", "baseUrl": f"{url}/v1", "apiKey": "e2e",
-                  "provider": "generic-chat-completion-api", "maxOutputTokens": 4096}
-        settings: dict[str, object] = {"customModels": [custom]}
-        if allowed:
-            from rtk.agent.droid_rules import DEFAULT_ALLOW
-
-            settings["commandAllowlist"] = [*DEFAULT_ALLOW, *allowed]
-        merge_json(root / "home" / ".factory" / "settings.json", settings)
-        env.update(FACTORY_API_KEY="fk-e2e")
-
-    return configure
-
-
-# Droid 0.215 keeps ~10 KB of an output (its start and end) and saves the whole in a log it names
-DROID_CUT = ("Full command output saved to:", 10_000)
-DROID_AUTONOMY = ("droid exec runs under an autonomy level (auto-low) and drops the risk level of a command a hook "
-                  "changed, so only an allow-listed rtk form keeps X's outcome: with Droid's default lists rtk "
-                  "leaves every command as typed (droid-rtk-allowed shows the filtered forms)")
-
-
-def _droid_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
-    def argv(root: Path, turns: int, allow_pytest: bool) -> list[str]:
-        return [str(binary), "exec", "--model", "custom:fake", "-o", "json", "run the commands"]
-
-    return argv
-
-
-def _cline_configure(binary: Path) -> Callable[[Path, dict[str, str], str, bool], None]:
-    """Cline CLI with the fake model as an OpenAI-compatible provider (`cline auth`, as a user
-    sets one up); Cline's CLI approves every tool by default."""
-
-    def configure(root: Path, env: dict[str, str], url: str, allow_pytest: bool) -> None:
-        subprocess.run([str(binary), "auth", "-p", "openai-compatible", "-k", "e2e", "-m", "fake", "-b", f"{url}/v1"],
-                       env=env, cwd=root, check=True, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
-
-    return configure
-
-
-def _cline_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
-    def argv(root: Path, turns: int, allow_pytest: bool) -> list[str]:
-        return [str(binary), "--json", "run the commands"]
-
-    return argv
-
-
-HERMES_VENV = Path(os.environ.get("RTK_HERMES_VENV", "/tmp/rtk-hermes"))  # .ci/tools: pip's hermes-agent
-
-
-def _hermes_configure(root: Path, env: dict[str, str], url: str, allow_pytest: bool) -> None:
-    """Hermes Agent with the fake model as its custom OpenAI-compatible endpoint, and rtk's
-    plugin enabled as `hermes plugins enable rtk` does (in the bare run there is no such plugin)."""
-    hermes_home = root / "home" / ".hermes"
-    hermes_home.mkdir(parents=True, exist_ok=True)
-    (hermes_home / "config.yaml").write_text(
-        f"model:\n  provider: custom\n  default: fake\n  base_url: {url}/v1\n  api_key: e2e\n"
-        "plugins:\n  enabled:\n    - rtk\n")
-    env.update(HERMES_HOME=str(hermes_home), OPENAI_API_KEY="e2e")
-
-
-def _hermes_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
-    def argv(root: Path, turns: int, allow_pytest: bool) -> list[str]:
-        # --yolo: no approval prompt (headless); Hermes' own rules are not what this matrix varies
-        return [str(binary), "chat", "-q", "run the commands", "-Q", "--yolo", "--max-turns", str(turns + 2)]
-
-    return argv
-
-
 def hosts() -> list[Host]:
     """Every host of the matrix, installed or not (Host.missing says)."""
+    from tests.e2e.more_hosts import (
+        DROID_AUTONOMY,
+        DROID_CUT,
+        HERMES_VENV,
+        cline_argv,
+        cline_configure,
+        droid_argv,
+        droid_configure,
+        hermes_argv,
+        hermes_configure,
+        kilo_configure,
+    )
+
     claude = host_bin("claude")
     claude_old = host_bin("claude", "claude_old", (OLD_PREFIX,))
     copilot, codex = host_bin("copilot"), host_bin("codex")
@@ -403,12 +322,12 @@ def hosts() -> list[Host]:
         Host("claude-old", claude_old, "", _claude_configure, _claude_argv(claude_old)),
         Host("copilot", copilot, "copilot", _copilot_configure, _copilot_argv(copilot)),
         Host("opencode", opencode, "opencode", _opencode_configure, _opencode_argv(opencode)),
-        Host("kilo", kilo, "kilo", _kilo_configure, _opencode_argv(kilo), ("auto-rejected permission",)),
-        Host("droid", droid, "droid", _droid_configure(()), _droid_argv(droid), unfiltered=DROID_AUTONOMY),
-        Host("cline", cline, "cline", _cline_configure(cline), _cline_argv(cline), cut=("...[truncated ", 8_000)),
-        Host("hermes", hermes, "hermes", _hermes_configure, _hermes_argv(hermes), lossy_cut="[OUTPUT TRUNCATED - "),
+        Host("kilo", kilo, "kilo", kilo_configure, _opencode_argv(kilo), ("auto-rejected permission",)),
+        Host("droid", droid, "droid", droid_configure(()), droid_argv(droid), unfiltered=DROID_AUTONOMY),
+        Host("cline", cline, "cline", cline_configure(cline), cline_argv(cline), cut=("...[truncated ", 8_000)),
+        Host("hermes", hermes, "hermes", hermes_configure, hermes_argv(hermes), lossy_cut="[OUTPUT TRUNCATED - "),
         # a Droid user who put `rtk` on the allow list: every rewrite keeps the outcome
-        Host("droid-rtk-allowed", droid, "droid", _droid_configure(("rtk",)), _droid_argv(droid),
+        Host("droid-rtk-allowed", droid, "droid", droid_configure(("rtk",)), droid_argv(droid),
              cut=DROID_CUT),
         Host("codex", codex, "codex", _codex_configure, _codex_argv(codex)),
         Host("gemini", gemini, "gemini", _gemini_configure(()), _gemini_argv(gemini)),
