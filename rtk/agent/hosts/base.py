@@ -164,6 +164,11 @@ def verdict_kept(host: str) -> Callable[[Call, Decision], Permission]:
     return permission
 
 
+def no_call(payload: JsonObject) -> Call | None:
+    """For hosts that send rtk finished commands only (their plugins hook the result): no pre path."""
+    return None
+
+
 def no_rewrite(call: Call, decision: Decision) -> Permission:
     """For hosts whose commands all take the post path: the pre path never rewrites."""
     return SKIP

@@ -10,17 +10,13 @@ Standard library only (the hook path).
 from __future__ import annotations
 
 from rtk import quickjson
-from rtk.agent.hosts.base import EVERY, Finished, Host, no_rewrite, shell_command, text_of
+from rtk.agent.hosts.base import EVERY, Finished, Host, no_call, no_rewrite, shell_command, text_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rtk.agent.hosts.base import Call, JsonObject
+    from rtk.agent.hosts.base import JsonObject
 
 TRUNCATED = "... [OUTPUT TRUNCATED - "
-
-
-def extract(payload: JsonObject) -> Call | None:
-    return None  # the plugin sends results only
 
 
 def finished(payload: JsonObject) -> Finished | None:
@@ -47,4 +43,4 @@ def sample(command: str, cwd: str) -> JsonObject:
             "cwd": cwd, "result": quickjson.dumps({"output": "", "exit_code": 0})}
 
 
-HOST = Host("hermes", None, extract, sample, no_rewrite, finished=finished, post_scope=EVERY)
+HOST = Host("hermes", None, no_call, sample, no_rewrite, finished=finished, post_scope=EVERY)

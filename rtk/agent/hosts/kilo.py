@@ -6,7 +6,7 @@ only (the hook path).
 from __future__ import annotations
 
 from rtk.agent.hosts import opencode
-from rtk.agent.hosts.base import EVERY, Host, no_rewrite
+from rtk.agent.hosts.base import EVERY, Host, no_call, no_rewrite
 
-HOST = Host("kilo", None, opencode.extract, opencode.sample, no_rewrite, finished=opencode.finished,
+HOST = Host("kilo", None, no_call, opencode.sample, no_rewrite, finished=opencode.finished,
             post_scope=EVERY)
