@@ -3,9 +3,8 @@ with bash) answers its `tool_call` payload for the `run_commands` tool (read fro
 code): `{"hookName":"tool_call","tool_call":{"name":"run_commands","input":{"commands":["git status"]}},
 "workspaceRoots":[..],..}` -> `{"overrideInput":{"commands":["rtk git status"]}}`, which replaces
 the tool's input. Cline's `tool_result` hook can only add context: no post path. Cline approves
-tools as a whole (the CLI auto-approves every tool unless `--auto-approve false`, then asks about
-every call): no rule of Cline's tells `git status` from `rtk git status`, so the rewrite carries no
-decision. A call of several commands is left as it is (their outputs are one list).
+tools as a whole (its CLI's `--auto-approve`, on by default, is one switch for all tools): no rule
+of Cline's tells `git status` from `rtk git status`, so the rewrite carries no decision. A call of several commands is left as it is (their outputs are one list).
 Standard library only (the hook path).
 """
 from __future__ import annotations
