@@ -78,9 +78,9 @@ def cline_configure(binary: Path) -> Callable[[Path, dict[str, str], str, bool],
     return configure
 
 
-def cline_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
+def cline_argv(binary: Path, *flags: str) -> Callable[[Path, int, bool], list[str]]:
     def argv(root: Path, turns: int, allow_pytest: bool) -> list[str]:
-        return [str(binary), "--json", "run the commands"]
+        return [str(binary), "--json", *flags, "run the commands"]
 
     return argv
 

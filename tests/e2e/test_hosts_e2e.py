@@ -368,3 +368,25 @@ def test_claude_disallowed_tools_flag_still_applies(tmp_path: Path) -> None:
     hooked = drive(tmp_path, "hooked", probe, "default", hook=True, settings=rules, flags=flags)
     assert raw.commits == hooked.commits == 0, (raw.result, hooked.result)
     assert hooked.audit == [["skip:deny_rule", probe, ""]]
+
+
+CLINE = host_bin("cline")
+
+
+@pytest.mark.skipif(not CLINE.exists(), reason=f"Cline CLI is not installed: {INSTALL}")
+def test_cline_asking_about_every_call_refuses_the_rewrite_as_it_refuses_the_command(tmp_path: Path) -> None:
+    """Cline's `--auto-approve false` asks about every tool call (refused in a headless run): with
+    rtk's hook the rewritten call is refused the same way, never run."""
+    from tests.e2e.more_hosts import cline_argv, cline_configure
+
+    texts = []
+    for hook in (False, True):
+        root, env = project(tmp_path, f"hook-{hook}")
+        with FakeModel("git status") as model:
+            cline_configure(CLINE)(root, env, model.url, False)
+            if hook:
+                init_hook(env, "cline")
+            run_host(cline_argv(CLINE, "--auto-approve", "false")(root, 1, False), root / "work", env)
+            texts.append(" ".join(model.results()))
+        assert audit_fields(root) == ([["ask", "git status", "rtk git status"]] if hook else [])
+    assert all("requires approval" in text and "On branch" not in text for text in texts)
