@@ -40,7 +40,7 @@ MAX_INPUT = 1024 * 1024
 LOGIN_SHELL_HOSTS = frozenset({"codex"})  # they run commands with `bash -lc`: PATH is the profile's
 MAX_COMMAND = 4 * 1024  # longer commands are left to the host (answer within 100 ms)
 BOM = b"\xef\xbb\xbf"
-USAGE = ("usage: rtk hook claude|cursor|gemini|codex|copilot|opencode < payload.json; "
+USAGE = (f"usage: rtk hook {'|'.join(HOSTS)} < payload.json; "
          "rtk hook check COMMAND")
 
 

@@ -124,7 +124,9 @@ def _process(pid: int) -> tuple[list[str], int] | None:
 
 def _process_ps(pid: int) -> tuple[list[str], int] | None:
     """Without /proc (macOS): `ps` gives the parent and the command line as one string, whose
-    quoting is lost: a deny option there is read as denying every command of the tool."""
+    quoting is lost. Words are split at spaces outside parentheses, so an allow entry
+    `run_shell_command(git status)` is read whole; a deny option is read as denying every command
+    of the tool (its value's words cannot be told from the next ones)."""
     if os.path.isdir("/proc"):
         return None
     import subprocess
@@ -133,12 +135,27 @@ def _process_ps(pid: int) -> tuple[list[str], int] | None:
         out = subprocess.run(["ps", "-o", "ppid=", "-o", "args=", "-p", str(pid)], capture_output=True,
                              text=True, timeout=2, check=False).stdout.strip()
         parent, _, args = out.partition(" ")
-        argv = args.split()
-        denies = [opt for spec in HOSTS.values() for opt, kind in spec[2].items() if kind == "deny"]
-        for option in denies:
-            if option in args:
-                tool = next(spec[1] for spec in HOSTS.values() if option in spec[2])
-                argv = [*argv[:1], f"{option}={tool}"]
-        return argv, int(parent)
+        return ps_argv(args.strip()), int(parent)
     except (OSError, ValueError, subprocess.SubprocessError):
         return None
+
+
+def ps_argv(args: str) -> list[str]:
+    """`ps -o args=`'s line as argv: spaces inside parentheses do not split; every deny option
+    of a host becomes a deny of that host's whole tool."""
+    words, depth, current = [], 0, list[str]()
+    for ch in args:
+        depth = max(depth + {"(": 1, ")": -1}.get(ch, 0), 0)
+        if ch == " " and depth == 0:
+            if current:
+                words.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    if current:
+        words.append("".join(current))
+    for tool, options in ((spec[1], spec[2]) for spec in HOSTS.values()):
+        for option, kind in options.items():
+            if kind == "deny" and option in args:
+                words = [*words[:1], f"{option}={tool}", *[w for w in words[1:] if not w.startswith(option)]]
+    return words

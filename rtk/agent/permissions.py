@@ -312,6 +312,18 @@ def _gemini_sections(data: dict, path: str) -> dict[str, list[Rule]]:
     return {ALLOW: shell("tools", "allowed") + shell("tools", "core"), DENY: shell("tools", "exclude")}
 
 
+def _droid(cwd: str, home: str) -> Rules:
+    """Droid's command lists (droid_rules.py): allow, deny (always asks), block (never runs)."""
+    from rtk.agent import droid_rules
+
+    found = droid_rules.entries(cwd, home)
+    built = {kind: [Rule(f"Droid {kind} entry {entry!r}", pattern, folded) for entry in found[kind]
+                    if (pattern := patterns.parse_prefix(entry)) and (folded := patterns.parse_prefix(entry.lower()))]
+             for kind in KINDS}
+    return Rules(built[ALLOW], built[ASK], built[DENY])
+
+
 LOADERS: dict[str, Callable[[str, str], Rules]] = {
     "claude": _claude, "copilot": _copilot, "codex": _codex, "cursor": _cursor, "gemini": _gemini,
+    "droid": _droid,
 }

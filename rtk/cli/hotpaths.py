@@ -59,7 +59,8 @@ def proxy_cmd(command: tuple[str, ...]) -> None:
 
 
 @click.command(name="hook", epilog=HOOK_EPILOG)
-@click.argument("host", type=click.Choice(["claude", "cursor", "gemini", "codex", "copilot", "check"]))
+@click.argument("host", type=click.Choice(["claude", "cursor", "gemini", "codex", "copilot", "opencode", "droid",
+                                           "trae", "kilo", "cline", "hermes", "check"]))
 @click.argument("args", nargs=-1)
 def hook_cmd(host: str, args: tuple[str, ...]) -> None:
     """Agent hook: the host's JSON payload on stdin, its answer on stdout."""
@@ -70,7 +71,7 @@ def hook_cmd(host: str, args: tuple[str, ...]) -> None:
 
 @click.command(name="rewrite", context_settings=PASS_THROUGH, epilog=REWRITE_EPILOG)
 @click.option("--explain", is_flag=True, help="print each reason and the verdict")
-@click.option("--host", type=click.Choice(["claude", "cursor", "gemini", "codex", "copilot", "none"]),
+@click.option("--host", type=click.Choice(["claude", "cursor", "gemini", "codex", "copilot", "droid", "none"]),
               default="claude", show_default=True, help="whose permission rules apply")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def rewrite_cmd(explain: bool, host: str, command: tuple[str, ...]) -> None:

@@ -14,6 +14,8 @@ Examples:
   rtk init -g                      # Claude Code, for every project
   rtk init -g --cursor --codex     # more agents (same as --agent cursor --agent codex)
   rtk init -g --agent opencode     # OpenCode: a plugin in ~/.config/opencode/plugins/
+  rtk init -g --agent droid        # Factory Droid (also: trae, cline, kilo)
+  rtk init --agent qwen            # an instruction file (QWEN.md): advice the model may ignore
   rtk init --show                  # what is installed where
   rtk init -g --uninstall --dry-run
 \b

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -68,3 +70,53 @@ def test_claude_settings_option_adds_its_rules(tmp_path) -> None:
     path.write_text(inline)
     assert _under("claude", f"--settings={path}", "claude", payload) == ""
     assert _under("claude", "--settings '{\"permissions\": {}}'", "claude", payload) != ""
+
+
+GEMINI_SHELL = {"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+                "tool_input": {"command": "git status"}}
+
+
+@pytest.mark.parametrize(("flags", "stdout"), [
+    # the flag allows `git status` and nothing else: `rtk git status` would be denied, so no opinion
+    ("-p x --allowed-tools 'run_shell_command(git status)'", "{}\n"),
+    ("--allowed-tools='run_shell_command(git status),run_shell_command(ls)'", "{}\n"),
+    # the user allowed rtk itself: the rewrite runs where Gemini's own rule lets it
+    ("--allowed-tools 'run_shell_command(rtk)'",
+     '{"hookSpecificOutput":{"tool_input":{"command":"rtk git status"}}}\n'),
+    # both forms allowed: the same verdict, the rewrite
+    ("--allowed-tools 'run_shell_command(git status)' 'run_shell_command(rtk git status)'",
+     '{"hookSpecificOutput":{"tool_input":{"command":"rtk git status"}}}\n'),
+    # an excluded shell: Gemini's own deny applies to the command as typed
+    ("--allowed-tools 'run_shell_command(rtk)' --exclude-tools run_shell_command", "{}\n"),
+])
+def test_the_hook_under_gemini_reads_its_allowed_tools(flags: str, stdout: str) -> None:
+    assert _under("gemini", flags, "gemini", GEMINI_SHELL) == stdout
+
+
+@pytest.mark.parametrize(("args", "argv"), [
+    ("node /opt/gemini -p x --allowed-tools run_shell_command(git status)",
+     ["node", "/opt/gemini", "-p", "x", "--allowed-tools", "run_shell_command(git status)"]),
+    ("gemini --allowed-tools run_shell_command(git status),run_shell_command(ls -la)",
+     ["gemini", "--allowed-tools", "run_shell_command(git status),run_shell_command(ls -la)"]),
+    ("copilot --deny-tool shell(git push) -p x", ["copilot", "--deny-tool=shell", "shell(git push)", "-p", "x"]),
+])
+def test_a_ps_line_keeps_parenthesised_entries_whole(args: str, argv: list[str]) -> None:
+    """macOS has no /proc: `ps -o args=` loses the quoting, parentheses keep an entry whole."""
+    assert host_flags.ps_argv(args) == argv
+
+
+def test_the_ps_path_reads_a_real_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The path macOS takes, run here with the real `ps` on a child of this process."""
+    if shutil.which("ps") is None:
+        pytest.skip("no ps here")
+    child = subprocess.Popen([sys.executable, "-c", "import time; print(1, flush=True); time.sleep(30)",
+                              "--allowed-tools", "run_shell_command(git status)"], stdout=subprocess.PIPE)
+    try:
+        assert child.stdout is not None and child.stdout.readline()  # started: its argv is its own
+        monkeypatch.setattr(host_flags.os.path, "isdir", lambda path: False)
+        found = host_flags._process(child.pid)
+    finally:
+        child.kill()
+        child.wait()
+    assert found is not None and found[1] == os.getpid()
+    assert found[0][-2:] == ["--allowed-tools", "run_shell_command(git status)"]

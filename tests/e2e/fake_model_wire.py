@@ -201,14 +201,21 @@ def responses_events(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def chat_reply(next_command: NextCommand, body: dict[str, Any]) -> dict[str, Any]:
-    """The assistant message: a call of the `bash` tool while offered, else a final text."""
+    """The assistant message: a call of the host's shell tool while offered (OpenCode and Kilo's
+    `bash`, Factory Droid's `Execute` with the risk level it asks the model for, Cline's
+    `run_commands`), else a final text."""
     names = {tool.get("function", {}).get("name") for tool in _dicts(body.get("tools"))}
     answered = len(chat_results(body))
-    command = next_command(answered) if "bash" in names else None
-    if command is None:
+    tool = next((name for name in ("bash", "Execute", "run_commands", "terminal") if name in names), None)
+    command = next_command(answered) if tool else None
+    if command is None or tool is None:
         return {"role": "assistant", "content": "done"}
-    arguments = json.dumps({"command": command, "description": "run it"})
-    call = {"id": f"call_{answered + 1}", "type": "function", "function": {"name": "bash", "arguments": arguments}}
+    args = {"bash": {"command": command, "description": "run it"},  # OpenCode, Kilo
+            "Execute": {"command": command, "riskLevel": "low", "riskLevelReason": "the test script's command"},
+            "run_commands": {"commands": [command]},  # Droid; Cline CLI 3
+            "terminal": {"command": command}}[tool]  # Hermes
+    arguments = json.dumps(args)
+    call = {"id": f"call_{answered + 1}", "type": "function", "function": {"name": tool, "arguments": arguments}}
     return {"role": "assistant", "content": None, "tool_calls": [call]}
 
 

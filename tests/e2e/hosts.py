@@ -26,10 +26,11 @@ PREFIX = Path(os.environ.get("RTK_HOSTS_PREFIX", "/tmp/rtk-hosts"))
 OLD_PREFIX = Path(os.environ.get("RTK_CLAUDE_OLD_PREFIX", "/tmp/rtk-hosts-old"))
 CHECKOUT = Path(__file__).resolve().parents[2]
 CLAUDE_OLD_VERSION = "2.1.197"
-PACKAGES = "@anthropic-ai/claude-code @google/gemini-cli @openai/codex @github/copilot opencode-ai"
+PACKAGES = "@anthropic-ai/claude-code @google/gemini-cli @openai/codex @github/copilot opencode-ai @kilocode/cli@7.7.7 droid cline"
 INSTALL = (
     f"npm install --prefix {PREFIX} {PACKAGES}; "
-    f"npm install --prefix {OLD_PREFIX} @anthropic-ai/claude-code@{CLAUDE_OLD_VERSION} (or bash .ci/tools)"
+    f"npm install --prefix {OLD_PREFIX} @anthropic-ai/claude-code@{CLAUDE_OLD_VERSION}; Hermes: pip install "
+    "hermes-agent into a venv at $RTK_HERMES_VENV (or bash .ci/tools)"
 )
 
 
@@ -114,7 +115,7 @@ def run_host(argv: list[str], work: Path, env: dict[str, str], timeout: int = 30
                           timeout=timeout, check=False, stdin=subprocess.DEVNULL)
     if proc.returncode and any(refusal.lower() in proc.stderr.lower() for refusal in refusals):
         return proc.stderr
-    assert proc.returncode == 0, f"{argv[0]} exited {proc.returncode}: {proc.stderr[-2000:]}"
+    assert proc.returncode == 0, f"{argv[0]} exited {proc.returncode}: {proc.stderr[-2000:] or proc.stdout[-2000:]}"
     return ""
 
 
@@ -146,6 +147,10 @@ class Host:
     agent: str
     configure: Callable[[Path, dict[str, str], str, bool], None]
     argv: Callable[[Path, int, bool], list[str]]
+    refusals: tuple[str, ...] = ()  # how the host ends a headless run at a command it refused
+    unfiltered: str = ""  # why the model reads the host's own output here (the outcome is still compared)
+    cut: tuple[str, int] | None = None  # (the host's marker, size) of a cut rtk does not fit yet
+    lossy_cut: str = ""  # the marker of a cut after which the host keeps no whole output for rtk to read
 
     def missing(self) -> str:
         """Why this host cannot run here ("" when it can)."""
@@ -168,7 +173,7 @@ class Host:
             if hook:
                 init_hook(env, self.agent)
             start = time.monotonic()
-            run_host(self.argv(root, len(commands), allow_pytest), work, env)
+            run_host(self.argv(root, len(commands), allow_pytest), work, env, refusals=self.refusals)
             seconds = time.monotonic() - start
             results = model.results()
         return Session(results, audit_fields(root), commit_count(work, env), seconds)
@@ -293,15 +298,37 @@ def _opencode_argv(binary: Path) -> Callable[[Path, int, bool], list[str]]:
 
 def hosts() -> list[Host]:
     """Every host of the matrix, installed or not (Host.missing says)."""
+    from tests.e2e.more_hosts import (
+        DROID_AUTONOMY,
+        DROID_CUT,
+        HERMES_VENV,
+        cline_argv,
+        cline_configure,
+        droid_argv,
+        droid_configure,
+        hermes_argv,
+        hermes_configure,
+        kilo_configure,
+    )
+
     claude = host_bin("claude")
     claude_old = host_bin("claude", "claude_old", (OLD_PREFIX,))
     copilot, codex = host_bin("copilot"), host_bin("codex")
-    gemini, opencode = host_bin("gemini"), host_bin("opencode")
+    gemini, opencode, kilo = host_bin("gemini"), host_bin("opencode"), host_bin("kilo")
+    droid, cline = host_bin("droid"), host_bin("cline")
+    hermes = Path(os.environ.get("RTK_HOST_HERMES") or HERMES_VENV / "bin" / "hermes")
     return [
         Host("claude", claude, "", _claude_configure, _claude_argv(claude)),
         Host("claude-old", claude_old, "", _claude_configure, _claude_argv(claude_old)),
         Host("copilot", copilot, "copilot", _copilot_configure, _copilot_argv(copilot)),
         Host("opencode", opencode, "opencode", _opencode_configure, _opencode_argv(opencode)),
+        Host("kilo", kilo, "kilo", kilo_configure, _opencode_argv(kilo), ("auto-rejected permission",)),
+        Host("droid", droid, "droid", droid_configure(()), droid_argv(droid), unfiltered=DROID_AUTONOMY),
+        Host("cline", cline, "cline", cline_configure(cline), cline_argv(cline), cut=("...[truncated ", 8_000)),
+        Host("hermes", hermes, "hermes", hermes_configure, hermes_argv(hermes), lossy_cut="[OUTPUT TRUNCATED - "),
+        # a Droid user who put `rtk` on the allow list: every rewrite keeps the outcome
+        Host("droid-rtk-allowed", droid, "droid", droid_configure(("rtk",)), droid_argv(droid),
+             cut=DROID_CUT),
         Host("codex", codex, "codex", _codex_configure, _codex_argv(codex)),
         Host("gemini", gemini, "gemini", _gemini_configure(()), _gemini_argv(gemini)),
         # the same with the reads on the user's allow-list: where the hook must not rewrite

@@ -27,7 +27,9 @@ DENIALS = (
 )
 # What a host shows instead of an output it cut: its preview, or a pointer to a saved file.
 PREVIEWS = ("<persisted-output>", "Output too large", "output truncated", "Full output saved to", "Saved to:",
-            "Warning: truncated output", "chars truncated")  # the last two: Codex's 10 KB cut
+            "Warning: truncated output", "chars truncated",  # these two: Codex's 10 KB cut
+            "Full command output saved to:", "...[truncated ",  # Droid's 10 KB cut, Cline's 8,000 chars
+            "[OUTPUT TRUNCATED - ")  # Hermes' cut (its head and tail, no file of the whole)
 HOST_CUT = 30_000  # the smallest cut of the hosts (Claude Code's): a summary must fit under it
 RECALL = "rtk recall"
 

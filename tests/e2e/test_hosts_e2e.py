@@ -160,6 +160,7 @@ def gemini(
     hook: bool,
     allowed: list[str],
     allowed_after_init: bool = False,
+    flags: tuple[str, ...] = (),
 ) -> tuple[list[dict[str, Any]], list[list[str]]]:
     """One headless Gemini CLI session: the function responses it sent back, the hook's audit."""
     root, env = project(tmp_path, name)
@@ -188,6 +189,7 @@ def gemini(
                 "json",
                 "--model",
                 "gemini-2.5-flash",
+                *flags,
             ],
             root / "work",
             env,
@@ -225,6 +227,23 @@ def test_gemini_allow_rule_without_twin_keeps_the_raw_command(tmp_path: Path) ->
     )
     assert "On branch" in _output(hooked)
     assert audit == [["skip:defer", "git status", ""]]
+
+
+@needs_gemini
+def test_gemini_allowed_tools_flag_is_an_allow_list_the_hook_reads(tmp_path: Path) -> None:
+    """`--allowed-tools` lives only on Gemini's command line: the hook reads it from its ancestors.
+    Allowing `git status` alone: no rewrite (`rtk git status` would be denied), it runs as typed.
+    Allowing `rtk`: the rewrite applies and Gemini runs it under that rule (bare, `git status` is
+    denied: the user allowed rtk, not git)."""
+    only_git = ("--allowed-tools", "run_shell_command(git status)")
+    bare, _ = gemini(tmp_path, "git-bare", "git status", "default", False, [], flags=only_git)
+    hooked, audit = gemini(tmp_path, "git-hooked", "git status", "default", True, [], flags=only_git)
+    assert "On branch" in _output(bare) and "On branch" in _output(hooked)
+    assert audit == [["skip:defer", "git status", ""]]
+    only_rtk = ("--allowed-tools", "run_shell_command(rtk)")
+    hooked, audit = gemini(tmp_path, "rtk-hooked", "git status", "default", True, [], flags=only_rtk)
+    assert audit == [["ask", "git status", "rtk git status"]]
+    assert "denied" not in _output(hooked) and "modified by a hook" in _output(hooked)
 
 
 def codex(
@@ -353,3 +372,25 @@ def test_claude_disallowed_tools_flag_still_applies(tmp_path: Path) -> None:
     hooked = drive(tmp_path, "hooked", probe, "default", hook=True, settings=rules, flags=flags)
     assert raw.commits == hooked.commits == 0, (raw.result, hooked.result)
     assert hooked.audit == [["skip:deny_rule", probe, ""]]
+
+
+CLINE = host_bin("cline")
+
+
+@pytest.mark.skipif(not CLINE.exists(), reason=f"Cline CLI is not installed: {INSTALL}")
+def test_cline_asking_about_every_call_refuses_the_rewrite_as_it_refuses_the_command(tmp_path: Path) -> None:
+    """Cline's `--auto-approve false` asks about every tool call (refused in a headless run): with
+    rtk's hook the rewritten call is refused the same way, never run."""
+    from tests.e2e.more_hosts import cline_argv, cline_configure
+
+    texts = []
+    for hook in (False, True):
+        root, env = project(tmp_path, f"hook-{hook}")
+        with FakeModel("git status") as model:
+            cline_configure(CLINE)(root, env, model.url, False)
+            if hook:
+                init_hook(env, "cline")
+            run_host(cline_argv(CLINE, "--auto-approve", "false")(root, 1, False), root / "work", env)
+            texts.append(" ".join(model.results()))
+        assert audit_fields(root) == ([["ask", "git status", "rtk git status"]] if hook else [])
+    assert all("requires approval" in text and "On branch" not in text for text in texts)

@@ -144,6 +144,31 @@ def pre_tool_use(tool: str) -> Callable[[str, str], JsonObject]:
                                  "tool_input": {"command": command}, "cwd": cwd}
 
 
+def verdict_kept(host: str) -> Callable[[Call, Decision], Permission]:
+    """The rule of hosts that re-check their own rules on the rewritten command and read no
+    decision rtk could give (Gemini, Droid): rewrite, with no decision, when `rtk X` gets X's
+    verdict under the host's rules; an allow rule for X that does not cover `rtk X` would turn a
+    run into a refusal. An allow rule the user wrote for the rtk form itself (`rtk`, `rtk git`)
+    while X has none is the user's own word that rtk may run: rewrite then too. Otherwise no
+    opinion: the host decides on X as typed."""
+
+    def permission(call: Call, decision: Decision) -> Permission:
+        from rtk.agent import permissions
+        from rtk.agent.rewrite import decide
+
+        again = decide(decision.command, host, cwd=call.cwd).verdict
+        if again == decision.verdict or (again == permissions.ALLOW and decision.verdict == permissions.DEFAULT):
+            return None
+        return SKIP
+
+    return permission
+
+
+def no_call(payload: JsonObject) -> Call | None:
+    """For hosts that send rtk finished commands only (their plugins hook the result): no pre path."""
+    return None
+
+
 def no_rewrite(call: Call, decision: Decision) -> Permission:
     """For hosts whose commands all take the post path: the pre path never rewrites."""
     return SKIP

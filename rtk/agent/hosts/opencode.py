@@ -11,17 +11,22 @@ Standard library only (the hook path).
 """
 from __future__ import annotations
 
-from rtk.agent.hosts.base import EVERY, Finished, Host, no_rewrite, saved_path_after, shell_command, text_of
+from rtk.agent.hosts.base import (
+    EVERY,
+    Finished,
+    Host,
+    no_call,
+    no_rewrite,
+    saved_path_after,
+    shell_command,
+    text_of,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rtk.agent.hosts.base import Call, JsonObject
+    from rtk.agent.hosts.base import JsonObject
 
 SAVED = "Full output saved to: "
-
-
-def extract(payload: JsonObject) -> Call | None:
-    return None  # OpenCode has no pre path
 
 
 def finished(payload: JsonObject) -> Finished | None:
@@ -42,4 +47,4 @@ def sample(command: str, cwd: str) -> JsonObject:
             "cwd": cwd, "exit": 0, "output": ""}
 
 
-HOST = Host("opencode", None, extract, sample, no_rewrite, finished=finished, post_scope=EVERY)
+HOST = Host("opencode", None, no_call, sample, no_rewrite, finished=finished, post_scope=EVERY)

@@ -38,6 +38,7 @@ class Agent:
     config_env: tuple[str, str] | None = None  # (variable, file inside it) overriding global_path
     old_events: tuple[str, ...] = ()  # rtk entries there are taken out
     legacy_files: tuple[str, ...] = ()  # upstream's old hook scripts, beside the hook file
+    top_level: bool = False  # the events are the document's own keys (Droid's hooks.json), not under `hooks`
 
     def global_file(self, home: Path) -> Path:
         """The global file, in the directory the agent's own variable names when it is set."""
@@ -71,6 +72,15 @@ AGENTS: dict[str, Agent] = {
                      lambda command: {"type": "command", "command": command, "timeoutSec": COPILOT_TIMEOUT},
                      nested=False, preamble={"version": 1}, config_env=("COPILOT_HOME", "hooks/rtk-rewrite.json"),
                      old_events=("preToolUse", "PreToolUse", "PostToolUse")),
+    # Factory Droid reads `hooks.json` of ~/.factory and of a project's .factory, events at the top
+    # (where the Rust rtk writes its entry too)
+    "droid": Agent("droid", ".factory/hooks.json", ".factory/hooks.json", ("PreToolUse",), _group("Execute"),
+                   matcher="Execute", config_env=("FACTORY_HOME_OVERRIDE", ".factory/hooks.json"), top_level=True),
+    # Trae: the Rust rtk's entry (docs/hooks.md: followed from its code, Trae itself not run here)
+    "trae": Agent("trae", ".trae/hooks.json", ".trae/hooks.json", ("PreToolUse",),
+                  lambda command: {"matcher": "RunCommand", "hooks": [{"type": "command", "command": command,
+                                                                        "timeout": 30}]},
+                  matcher="RunCommand", preamble={"version": 1}),
 }
 LEGACY_SCRIPT = "rtk-rewrite.sh"
 
@@ -127,9 +137,16 @@ def _rtk_hooks(doc: JsonObject, agent: Agent, event: str) -> list[tuple[JsonObje
             continue
         inner = entry.get("hooks") if agent.nested else [entry]
         for hook in inner if isinstance(inner, list) else []:
-            if isinstance(hook, dict) and is_rtk_hook(hook.get("command"), agent.name):
+            if rtk_entry(hook, agent.name):
                 found.append((entry, hook))
     return found
+
+
+def rtk_entry(hook: object, agent: str) -> bool:
+    """A hook object of rtk's: a command entry (no `type`, or `"command"`) running rtk's hook. A
+    `type: "prompt"` entry is the user's whatever its command says (the host never runs it)."""
+    return isinstance(hook, dict) and hook.get("type", "command") == "command" \
+        and is_rtk_hook(hook.get("command"), agent)
 
 
 def _in_shape(agent: Agent, entry: JsonObject, hook: JsonObject) -> bool:
@@ -190,7 +207,7 @@ def _place(doc: JsonObject, agent: Agent, event: str, command: str) -> str:
 
 def _drop_old_events(doc: JsonObject, agent: Agent) -> bool:
     """Take rtk's entries out of the events rtk no longer writes."""
-    hooks = doc.get("hooks")
+    hooks = doc if agent.top_level else doc.get("hooks")
     dropped = False
     for event in agent.old_events:
         if isinstance(hooks, dict) and _rtk_hooks(doc, agent, event):
@@ -203,11 +220,11 @@ def remove_hook(doc: JsonObject, agent: Agent) -> bool:
     """Take rtk's entries out of `doc` (mutated), and the arrays and objects left empty by it."""
     if not hook_commands(doc, agent):
         return False
-    hooks = doc["hooks"]
+    hooks = doc if agent.top_level else doc["hooks"]
     for event in agent.all_events():
         if event in hooks and _rtk_hooks(doc, agent, event):
             _remove_from(hooks, agent, event)
-    if not hooks:
+    if not hooks and not agent.top_level:
         del doc["hooks"]
     return True
 
@@ -228,11 +245,10 @@ def nothing_left(doc: JsonObject, agent: Agent) -> bool:
 def _without_rtk(item: Any, agent: Agent) -> Any:
     """The entry with rtk's hooks taken out; None when nothing of it is left."""
     if not agent.nested:
-        return None if isinstance(item, dict) and is_rtk_hook(item.get("command"), agent.name) else item
+        return None if rtk_entry(item, agent.name) else item
     if not isinstance(item, dict) or not isinstance(item.get("hooks"), list):
         return item
-    inner = [h for h in item["hooks"]
-             if not (isinstance(h, dict) and is_rtk_hook(h.get("command"), agent.name))]
+    inner = [h for h in item["hooks"] if not rtk_entry(h, agent.name)]
     if len(inner) == len(item["hooks"]):
         return item
     return {**item, "hooks": inner} if inner else None
@@ -240,7 +256,7 @@ def _without_rtk(item: Any, agent: Agent) -> Any:
 
 def _entries(doc: JsonObject, agent: Agent, create: bool = False, event: str | None = None) -> list[Any]:
     event = event or agent.events[0]
-    hooks = doc.get("hooks")
+    hooks = doc if agent.top_level else doc.get("hooks")
     if hooks is None and create:
         hooks = doc["hooks"] = {}
     if hooks is None:
@@ -253,7 +269,8 @@ def _entries(doc: JsonObject, agent: Agent, create: bool = False, event: str | N
     if entries is None:
         return []
     if not isinstance(entries, list):
-        raise ShapeError(f"'hooks.{event}' is {_kind(entries)}, expected an array")
+        where = event if agent.top_level else f"hooks.{event}"
+        raise ShapeError(f"'{where}' is {_kind(entries)}, expected an array")
     return entries
 
 

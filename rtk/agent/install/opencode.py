@@ -11,6 +11,10 @@ OpenCode's own output.
 
 The file is rtk's alone: it is recognised by its first line, replaced when rtk changes, deleted on
 uninstall. A file of the same name that rtk did not write is never touched.
+
+Kilo CLI (7.7, an OpenCode fork) loads the same plugins from `$XDG_CONFIG_HOME/kilo` and a
+project's `.kilo`, with the same `tool.execute.after` (read from its own code): the same file,
+running `rtk hook kilo`.
 """
 from __future__ import annotations
 
@@ -21,8 +25,11 @@ from pathlib import Path
 PLUGIN_NAME = "rtk.js"
 GLOBAL_DIR = "opencode/plugins"
 LOCAL_PATH = ".opencode/plugins/" + PLUGIN_NAME
-OWNED = "// written by `rtk init`"  # rtk's plugin starts with this (1.x: "; `rtk init --uninstall` ...")
-MARKER = f"{OWNED}; `rtk uninstall -g --agent opencode` (in a project: without -g) removes this file"
+# rtk's plugin starts with MARKER_START (1.x went on "`rtk init --uninstall ...`", still rtk's)
+MARKER_START = "// written by `rtk init`; "
+MARKER = MARKER_START + "`rtk uninstall -g --agent opencode` (in a project: without -g) removes this file"
+GLOBAL_DIRS = {"opencode": GLOBAL_DIR, "kilo": "kilo/plugins"}  # under XDG_CONFIG_HOME
+LOCAL_PATHS = {"opencode": LOCAL_PATH, "kilo": ".kilo/plugins/" + PLUGIN_NAME}
 TIMEOUT_MS = 30_000
 _PROGRAM_LINE = "const RTK = "
 
@@ -49,7 +56,7 @@ export const RtkPlugin = async (ctx) => {{
           exit: output.metadata && output.metadata.exit,
           output: output.output,
         }})
-        const run = spawnSync(RTK[0], [...RTK.slice(1), "hook", "opencode"], {{
+        const run = spawnSync(RTK[0], [...RTK.slice(1), "hook", "{host}"], {{
           input: payload,
           encoding: "utf8",
           timeout: TIMEOUT_MS,
@@ -69,18 +76,19 @@ export const RtkPlugin = async (ctx) => {{
 """
 
 
-def global_file(home: Path) -> Path:
-    """The plugin in OpenCode's global config directory (XDG_CONFIG_HOME when set, as OpenCode
-    reads it)."""
+def global_file(home: Path, app: str = "opencode") -> Path:
+    """The plugin in the app's global config directory (XDG_CONFIG_HOME when set, as OpenCode
+    and Kilo read it)."""
     base = os.environ.get("XDG_CONFIG_HOME", "")
     config = Path(base) if base and os.path.isabs(base) else home / ".config"
-    return config / GLOBAL_DIR / PLUGIN_NAME
+    return config / GLOBAL_DIRS[app] / PLUGIN_NAME
 
 
-def plugin_source(program: list[str]) -> bytes:
-    """The plugin running `PROGRAM... hook opencode` (a JSON array is a JavaScript literal)."""
-    return PLUGIN_JS.format(marker=MARKER, program_line=_PROGRAM_LINE, program=json.dumps(program),
-                            timeout=TIMEOUT_MS).encode()
+def plugin_source(program: list[str], app: str = "opencode") -> bytes:
+    """The plugin running `PROGRAM... hook APP` (a JSON array is a JavaScript literal)."""
+    marker = f"{MARKER_START}`rtk uninstall -g --agent {app}` (in a project: without -g) removes this file"
+    return PLUGIN_JS.format(marker=marker, program_line=_PROGRAM_LINE, program=json.dumps(program),
+                            timeout=TIMEOUT_MS, host=app).encode()
 
 
 def upstream_plugin(plugin: Path) -> Path | None:
@@ -94,7 +102,7 @@ def upstream_plugin(plugin: Path) -> Path | None:
 
 
 def is_ours(data: bytes | None) -> bool:
-    return data is not None and data.startswith(OWNED.encode())
+    return data is not None and data.startswith(MARKER_START.encode())
 
 
 def plugin_program(data: bytes) -> list[str] | None:

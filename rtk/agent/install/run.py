@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rtk.agent.install import opencode
+from rtk.agent.install import cline_hook, hermes, opencode, rules
 from rtk.agent.install.atomic import remove_stale_temps
 from rtk.agent.install.awareness import IMPORT_LINE, RTK_MD, RTK_MD_OWNED, add_import, remove_import
 from rtk.agent.install.edits import (
@@ -120,6 +120,8 @@ def _afterwords(changes: list[Change], echo: Echo) -> None:
     """What an install leaves to the user: Codex's trust step, the Rust rtk's OpenCode plugin."""
     if any(change.agent == "codex" and change.changed for change in changes):
         echo(CODEX_TRUST)
+    if any(change.agent == hermes.NAME and change.changed for change in changes):
+        echo(hermes.ENABLE)
     for change in changes:
         if change.agent == "opencode" and (upstream := opencode.upstream_plugin(change.path)):
             echo(f"opencode: the Rust rtk's plugin {upstream} is installed too: it rewrites commands before "
@@ -162,30 +164,39 @@ def _root(opts: Options) -> Path:
 
 
 def _has_local(name: str) -> bool:
+    if name in (cline_hook.NAME, hermes.NAME):
+        return False
     return name not in AGENTS or AGENTS[name].local_path is not None
 
 
 def _plan(name: str, root: Path, opts: Options, program: str) -> list[Change]:
-    if name == "opencode":
-        path = opencode.global_file(root) if opts.global_ else root / opencode.LOCAL_PATH
-        return [_plugin_change(path, opts)]
+    if name in opencode.LOCAL_PATHS:
+        path = opencode.global_file(root, name) if opts.global_ else root / opencode.LOCAL_PATHS[name]
+        return [_plugin_change(path, opts, name)]
+    if name in rules.AGENTS:
+        return rules.changes(name, root, opts.global_, opts.uninstall, opts.every_agent)
+    if name in (cline_hook.NAME, hermes.NAME):
+        words = shlex.split(opts.program) if opts.program else absolute_program()
+        if name == hermes.NAME:
+            return hermes.changes(root, opts.uninstall, words)
+        return [cline_hook.change(root, opts.uninstall, words)]
     return plan(AGENTS[name], root, opts, program)
 
 
-def _plugin_change(path: Path, opts: Options) -> Change:
+def _plugin_change(path: Path, opts: Options, app: str = "opencode") -> Change:
     """OpenCode's plugin file: written whole, replaced when it differs, deleted on uninstall; a
     file of that name rtk did not write stops the run."""
     old = read_bytes(path)
     if old is not None and not opencode.is_ours(old):
         if opts.uninstall:
-            return Change("opencode", path, old, old, "rtk plugin (this file was not written by rtk)")
+            return Change(app, path, old, old, "rtk plugin (this file was not written by rtk)")
         raise InstallError(f"{path}: exists and was not written by rtk; move it away to install rtk's "
                            "plugin; nothing written")
     if opts.uninstall:
-        return Change("opencode", path, old, None, "rtk plugin")
+        return Change(app, path, old, None, "rtk plugin")
     program = shlex.split(opts.program) if opts.program else absolute_program()
-    return Change("opencode", path, old, opencode.plugin_source(program),
-                  f"plugin running `{shlex.join([*program, 'hook', 'opencode'])}` after each bash command",
+    return Change(app, path, old, opencode.plugin_source(program, app),
+                  f"plugin running `{shlex.join([*program, 'hook', app])}` after each bash command",
                   updated=old is not None)
 
 

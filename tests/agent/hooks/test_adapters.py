@@ -94,7 +94,7 @@ def test_post_only_hosts_never_ask_the_engine_before_a_command(host: str) -> Non
 
 def test_no_opinion_is_empty_for_claude_codex_copilot_opencode_and_braces_for_cursor_gemini() -> None:
     assert {name: hooks.render(host.no_opinion) for name, host in HOSTS.items()} == {
-        "claude": "", "codex": "", "copilot": "", "cursor": "{}\n", "gemini": "{}\n", "opencode": ""}
+        "claude": "", "codex": "", "copilot": "", "cursor": "{}\n", "gemini": "{}\n", "opencode": "", "droid": "", "kilo": "", "trae": "", "cline": "", "hermes": ""}
 
 
 def test_cwd_of_the_payload_reaches_the_engine() -> None:

@@ -36,7 +36,7 @@ def test_every_host_has_the_common_cases() -> None:
     common = {"rewrite_default", "unattestable", "already_rtk", "other_tool",
               "empty_stdin", "invalid_json", "json_array", "missing_command", "empty_command",
               "non_string_command", "double_bom", "extra_keys"}
-    for host in ("claude", "cursor", "gemini", "codex", "copilot"):  # opencode has no pre path
+    for host in ("claude", "cursor", "gemini", "codex", "copilot", "droid", "trae", "cline"):  # opencode has no pre path
         assert common <= {p.stem for p in (GOLDEN / host).glob("*.json")}, host
 
 

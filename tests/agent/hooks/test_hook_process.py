@@ -98,7 +98,7 @@ def test_hook_check_prints_every_host() -> None:
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0
     rows = [line.split(None, 2) for line in result.stdout.splitlines()]
-    expected = {"codex": "rewrite", "copilot": "-", "opencode": "-"}  # the last two: the post path only
+    expected = {"codex": "rewrite", "copilot": "-", "opencode": "-", "kilo": "-", "hermes": "-"}  # "-": post path only
     assert [row[:2] for row in rows] == [[name, expected.get(name, "ask")] for name in HOSTS]
     lines = {row[0]: row[2] for row in rows}
     assert json.loads(lines["claude"])["hookSpecificOutput"]["updatedInput"] == {"command": "rtk cargo test"}
@@ -204,3 +204,11 @@ def test_valid_json_with_hostile_numbers_is_no_opinion_at_worst(host: str, data:
         assert isinstance(json.loads(result.stdout), dict)
     if result.stdout.strip():
         json.loads(result.stdout)  # whatever is printed is JSON a host can read
+
+
+def test_the_hook_command_names_every_host() -> None:
+    """`rtk hook --help` lists every host `rtk hook` answers for (its click front is help only)."""
+    from rtk.cli.hotpaths import hook_cmd
+
+    choices = next(p for p in hook_cmd.params if p.name == "host").type.choices  # type: ignore[attr-defined]
+    assert set(choices) == {*HOSTS, "check"}

@@ -35,6 +35,10 @@ FRESH: dict[str, tuple[str, Any]] = {
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "rtk hook codex"}]}]}}),
     "copilot": (".copilot/hooks/rtk-rewrite.json", {"version": 1, "hooks": {"postToolUse": [
         {"type": "command", "command": "rtk hook copilot", "timeoutSec": 30}]}}),
+    "droid": (".factory/hooks.json", {"PreToolUse": [
+        {"matcher": "Execute", "hooks": [{"type": "command", "command": "rtk hook droid"}]}]}),
+    "trae": (".trae/hooks.json", {"version": 1, "hooks": {"PreToolUse": [
+        {"matcher": "RunCommand", "hooks": [{"type": "command", "command": "rtk hook trae", "timeout": 30}]}]}}),
 }
 
 
@@ -316,16 +320,26 @@ def test_uninstall_removes_a_legacy_entry_too(agent_home: Path) -> None:
     assert json.loads(path.read_text()) == {"model": "x"}
 
 
-@pytest.mark.parametrize("entry", [
-    {"matcher": "*", "hooks": [{"type": "command", "command": "rtk hook claude"}]},
-    {"matcher": "Bash", "hooks": [{"type": "prompt", "command": "rtk hook claude"}]}])
-def test_an_rtk_entry_of_another_matcher_or_type_is_replaced(agent_home: Path, entry: dict) -> None:
+def test_an_rtk_entry_of_another_matcher_is_replaced(agent_home: Path) -> None:
     path = agent_home / ".claude/settings.json"
     path.parent.mkdir()
-    path.write_text(json.dumps({"hooks": {"PreToolUse": [entry]}}))
+    path.write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "*", "hooks": [{"type": "command", "command": "rtk hook claude"}]}]}}))
     lines = init(agent_home)
     assert "already installed" not in lines[0]
     assert json.loads(path.read_text()) == FRESH["claude"][1]
+
+
+def test_a_prompt_entry_naming_rtk_is_the_users(agent_home: Path) -> None:
+    """Only command entries run a command: a `type: "prompt"` one is the user's, kept as it is."""
+    prompt = {"matcher": "Bash", "hooks": [{"type": "prompt", "command": "rtk hook claude"}]}
+    path = agent_home / ".claude/settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"hooks": {"PreToolUse": [prompt]}}))
+    init(agent_home)
+    assert json.loads(path.read_text())["hooks"]["PreToolUse"] == [prompt, GROUP]
+    init(agent_home, uninstall=True)
+    assert json.loads(path.read_text()) == {"hooks": {"PreToolUse": [prompt]}}
 
 
 def test_copilot_old_event_and_timeout_field_are_migrated(agent_home: Path) -> None:

@@ -137,6 +137,23 @@ def test_cursor_entries_keep_their_order(agent_home: Path, before: list[Any], af
     assert json.loads(path.read_text())["hooks"]["preToolUse"] == kept
 
 
+USER_PROMPT_RUNNING_RTK = {"type": "prompt", "command": "rtk hook cursor", "prompt": "check it", "matcher": "Shell"}
+
+
+def test_a_cursor_prompt_entry_running_rtk_is_the_users(agent_home: Path) -> None:
+    """Only rtk's own command entries are rtk's: a `type: "prompt"` entry whose command happens to
+    be `rtk hook cursor` stays through init and uninstall (issue 41)."""
+    path = agent_home / ".cursor/hooks.json"
+    write_json(path, {"version": 1, "hooks": {"preToolUse": [USER_PROMPT_RUNNING_RTK]}})
+    init(agent_home, "cursor")
+    assert json.loads(path.read_text())["hooks"]["preToolUse"] == [USER_PROMPT_RUNNING_RTK, CURSOR_RTK]
+    init(agent_home, "cursor", uninstall=True)
+    assert json.loads(path.read_text()) == {"version": 1, "hooks": {"preToolUse": [USER_PROMPT_RUNNING_RTK]}}
+    lines = init(agent_home, "cursor", uninstall=True)
+    assert json.loads(path.read_text())["hooks"]["preToolUse"] == [USER_PROMPT_RUNNING_RTK]
+    assert any("nothing to remove" in line for line in lines)
+
+
 SCRIPT = "#!/usr/bin/env bash\n# rtk-hook-version: 3\nexec rtk rewrite \"$@\"\n"
 
 
