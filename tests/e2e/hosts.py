@@ -359,7 +359,8 @@ def report_lines() -> list[str]:
     """One line per host of the matrix: its version and where it was found, or that it is missing."""
     lines = []
     for host in hosts():
-        found = package_version(host.binary) if host.binary.exists() else ""
+        found = (package_version(host.binary) or version(host.binary) or "installed, no version printed") \
+            if host.binary.exists() else ""  # an npm host's package.json, else its --version (Hermes)
         lines.append(f"  {host.name}: {found or 'not installed'} ({host.binary})")
     return ["agent hosts (tests/e2e/hosts.py):", *dict.fromkeys(lines)]
 
