@@ -18,19 +18,21 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from rtk.run.writer import Writer
+    from rtk.session.memory import Memory
 
 
 class BudgetedWriter:
     """Stands in for the pipeline's Writer; `close()` writes what fits through the real one."""
 
-    def __init__(self, writer: Writer, limit: int) -> None:
+    def __init__(self, writer: Writer, limit: int, memory: Memory | None = None) -> None:
         self.inner = writer
         self.limit = limit
         self.fold = Fold(limit, PathOutline(), marker_tag=Stream.STDOUT)  # a left-out run names its files
         self.held_bytes = 0
         self.closed = False
         self.written = 0  # lines of the start written at once (see Fold.sure)
-        self.streaming = True  # until a line is not sure to be printed as it is
+        self.streaming = memory is None  # until a line is not sure to be printed as it is
+        self.memory = memory  # session memory decides on the whole output: nothing goes early
 
     @property
     def printed_bytes(self) -> int:
@@ -70,6 +72,8 @@ class BudgetedWriter:
         held = self.fold.close(hint)
         if self.fold.folded and hint is not None and sum(1 for text, _ in held if text == hint) > 1:
             held = _without_first(held, hint)  # the pipeline's own hint was held too
+        if self.memory is not None:
+            held = self.memory.apply(held, recall_id, self.fold.folded, Stream.STDOUT)
         self.inner.write(Line(text, stream) for text, stream in held[self.written:])  # type: ignore[arg-type]
 
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from rtk.filters.base import Filter
+    from rtk.session.memory import Memory
 
 HOLD_LINES = 30
 HOLD_BYTES = 1 << 20  # a short output is short in bytes too: lines can be 1 MiB each (the splitter's cap)
@@ -58,14 +59,16 @@ class OutputPipeline:
 
     def __init__(self, filt: Filter, writer: Writer, spool: RawSpool | None, *, filter_name: str,
                  command: str | Sequence[str], on_raw: Callable[[bytes], None] | None = None,
-                 hold_seconds: float | None = HOLD_SECONDS, char_limit: int | None = None) -> None:
+                 hold_seconds: float | None = HOLD_SECONDS, char_limit: int | None = None,
+                 memory: Memory | None = None) -> None:
         self.filter = filt
         self.filter_name = filter_name
         self.writer = writer
         if char_limit is not None:  # a host that cuts long outputs (Claude Code): hold all, fold to fit
             from rtk.run.budgeted import BudgetedWriter
 
-            self.writer = BudgetedWriter(writer, char_limit)  # type: ignore[assignment]
+            self.writer = BudgetedWriter(writer, char_limit, memory)  # type: ignore[assignment]
+        self._memory = memory if char_limit is not None else None  # it reads what the budget holds
         self._spool = spool
         self._command = command
         self._on_raw = on_raw
@@ -96,6 +99,8 @@ class OutputPipeline:
             self._spool.write(chunk)
         if self._on_raw is not None:
             self._on_raw(chunk)
+        if self._memory is not None:
+            self._memory.raw(chunk)
         splitter = self._splitters[stream]
         if len(chunk) + 1 < splitter.room and not splitter.passing:  # the common case: no long line
             self._feed_text(chunk, stream, splitter)
@@ -237,7 +242,12 @@ class OutputPipeline:
             self.writer.write(self._held_raw, open_end=self._open_raw_end == len(self._held_raw))
             # raw is no larger: nothing elided, nothing to recall
             self._holding, closing, elided = False, [], False
+            if self._memory is not None:
+                self._memory.raw_printed = True
         wanted = spool_id if elided or self.bytes_replaced else None
+        if self._memory is not None:  # a line of session memory may name this run's recall id
+            self._memory.exit_code = exit_code
+            wanted = wanted or (self._spool.recall_id if self._spool is not None else None)
         if wanted is None and self._spool is not None and self._over_budget(closing):
             wanted = self._spool.recall_id  # the host's limit will fold it: keep it for recall
         recall_id = self._store(wanted, exit_code)
@@ -412,9 +422,10 @@ class PassthroughPipeline:
 
 def build_pipeline(argv: Sequence[str], filter_name: str, cfg: config.Config, writer: Writer,
                    on_raw: object = None, hold_seconds: float | None = HOLD_SECONDS,
-                   char_limit: int | None = None) -> OutputPipeline | PassthroughPipeline:
+                   char_limit: int | None = None, memory: Memory | None = None) -> OutputPipeline | PassthroughPipeline:
     """`char_limit`: the host cuts outputs longer than this (budget.host_limit); filters that can
-    fit themselves to it (a file read) read it as the `output_max_chars` limit."""
+    fit themselves to it (a file read) read it as the `output_max_chars` limit. `memory`: the
+    context's session memory (rtk.session), used only under such a host (it holds the output)."""
     if filter_name == "passthrough":
         return PassthroughPipeline(writer, on_raw)  # type: ignore[arg-type]
     limits = cfg.limits if char_limit is None else {**cfg.limits, "output_max_chars": char_limit}
@@ -422,7 +433,7 @@ def build_pipeline(argv: Sequence[str], filter_name: str, cfg: config.Config, wr
     spool = _open_spool(cfg)
     return OutputPipeline(filters.load(filter_name, ctx), writer, spool, filter_name=filter_name,
                           command=tuple(argv), on_raw=on_raw,  # type: ignore[arg-type]
-                          hold_seconds=hold_seconds, char_limit=char_limit)
+                          hold_seconds=hold_seconds, char_limit=char_limit, memory=memory)
 
 
 def _open_spool(cfg: config.Config) -> recall.RawSpool | None:

@@ -1,0 +1,161 @@
+"""One call's session memory: the run path and the post path hand it the raw output as it arrives
+and, at the end, the lines they are about to print; it gives back what to print instead.
+
+- an exact repeat (same argv and cwd, same output with the tool's volatile words aside, same exit
+  code) of a call this context was shown: one line naming that call and the recall id;
+- a re-read of a file and range unchanged since it was shown: one line (path, range, call, hash);
+  a changed one prints whole, after a line saying it changed since call N;
+- a rerun of a test, build or lint command: each failure block identical to one shown before
+  keeps its first line (the id) and says since which call; new and changed blocks print in full,
+  counts and summaries always print; ids failing last time and not now are named.
+
+Anything that goes wrong gives back the lines unchanged (fails open). Nothing is decided when
+the raw output exceeds MAX_RAW (it is not held) or the output was folded to the host's limit.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from rtk.session import boundary, items, store, volatile, wording
+from rtk.session.reads import bash_read
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.session.identity import Context
+    from rtk.session.store import State
+
+    Lines = list[tuple[str, object]]
+
+MAX_RAW = 8 * 1024 * 1024
+MAX_IDS = 300
+
+
+class Memory:
+    def __init__(self, context: Context, argv: list[str], filter_name: str, cwd: str | None = None) -> None:
+        self.context, self.argv, self.filter_name = context, list(argv), filter_name
+        self.cwd = cwd or os.getcwd()
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.exit_code = 0
+        self.raw_printed = False  # the pipeline printed the raw output (it was no larger)
+        self.read = bash_read(self.argv, self.cwd)
+        self.kind = ""  # what the last apply did, for accounting and tests
+
+    def raw(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        if self.size <= MAX_RAW:
+            self.chunks.append(chunk)
+        else:
+            self.chunks = []
+
+    def apply(self, lines: Lines, recall_id: str | None, folded: bool, tag: object) -> Lines:
+        if self.size > MAX_RAW:
+            return lines
+        try:
+            return self._apply(lines, recall_id, folded, tag)
+        except Exception as exc:  # noqa: BLE001 - memory never costs an output
+            try:
+                print(f"rtk: session memory skipped ({type(exc).__name__}: {exc})", file=sys.stderr)
+            except (OSError, ValueError):
+                pass
+            return lines
+
+    def _apply(self, lines: Lines, recall_id: str | None, folded: bool, tag: object) -> Lines:
+        now = time.time()
+        raw = volatile.normalised(b"".join(self.chunks), self.filter_name)
+        digest = volatile.fingerprint(raw, f"exit {self.exit_code}")
+        key = self._key()
+        with store.Locked(self.context.key) as state:
+            reason = boundary.transcript_moved(state, self.context.transcript)
+            if reason:
+                boundary.clear(state, reason, now)
+            state["calls"] += 1
+            call = state["calls"]
+            earlier = state["shown"].get(key)
+            if earlier is not None and earlier["d"] == digest:
+                out, self.kind = [(self._repeat_line(earlier, digest, recall_id), tag)], "repeat"
+            else:
+                out = self._fresh(state, lines, earlier, call, now, folded, tag)
+                state["shown"].pop(key, None)
+                state["shown"][key] = {"c": call, "t": now, "d": digest, "r": recall_id,
+                                       "i": tuple(self._ids(lines, folded))[:MAX_IDS]}
+            state["log"].append((call, now, self.kind, self._command(), _chars(lines), _chars(out)))
+        return out
+
+    def _key(self) -> str:
+        if self.read is not None:
+            return f"read|{self.read[0]}|{self.read[1]}"
+        return "cmd|" + self.cwd + "|" + "\0".join(self.argv)
+
+    def _repeat_line(self, earlier: State, digest: str, recall_id: str | None) -> str:
+        if self.read is not None:
+            self.kind = "reread"
+            return wording.reread(self.read[0], self.read[1], earlier, digest, recall_id)
+        timings = self.filter_name in volatile.RUNNERS
+        return wording.repeat(self._command(), self.exit_code, earlier, recall_id, timings)
+
+    def _fresh(self, state: State, lines: Lines, earlier: State | None, call: int, now: float,
+               folded: bool, tag: object) -> Lines:
+        self.kind = "first" if earlier is None else "changed"
+        out = lines
+        spec = items.SPECS.get(self.filter_name)
+        if spec is not None and not folded and not self.raw_printed:
+            out = self._deltas(state, lines, spec, earlier, call, now, tag)
+        if self.read is not None and earlier is not None:
+            out = [(wording.changed(self.read[0], earlier), tag), *out]
+        return out
+
+    def _deltas(self, state: State, lines: Lines, spec: items.Spec, earlier: State | None, call: int,
+                now: float, tag: object) -> Lines:
+        seen = state["items"].setdefault(f"{self.filter_name}|{self.cwd}", {})
+        out: Lines = []
+        hidden_any, after_items = False, 0
+        parts = items.split([text for text, _ in lines], spec)
+        tags = iter(stream for _, stream in lines)
+        for item_id, texts in parts:
+            streams = [next(tags) for _ in texts]
+            if item_id is None or len(texts) < 2:
+                out.extend(zip(texts, streams))
+                after_items = len(out) if item_id is not None else after_items
+                continue
+            fp = volatile.text_fingerprint("\n".join(texts))
+            before = seen.get(fp)
+            if before is not None and before[0] < call:
+                out.append((wording.unchanged_item(texts[0], before[0], before[1], len(texts) - 1), streams[0]))
+                hidden_any, after_items = True, len(out)
+                continue
+            seen.pop(fp, None)
+            seen[fp] = (call, now)
+            out.extend(zip(texts, streams))
+            after_items = len(out)
+        gone = self._gone(earlier, {i for i, _ in parts if i is not None})
+        if gone:  # after the last failure, before the counts
+            note = (wording.no_longer_failing(gone, earlier["c"]), tag)  # type: ignore[index]
+            out.insert(after_items, note)
+        if hidden_any or gone:
+            self.kind = "delta"
+        return out
+
+    def _ids(self, lines: Lines, folded: bool) -> list[str]:
+        spec = items.SPECS.get(self.filter_name)
+        if spec is None or folded or self.raw_printed:
+            return []
+        return [i for i, _ in items.split([text for text, _ in lines], spec) if i is not None]
+
+    def _gone(self, earlier: State | None, now_ids: set[str]) -> list[str]:
+        if earlier is None or earlier["d"] is None:
+            return []
+        return [i for i in earlier.get("i", ()) if i not in now_ids]
+
+    def _command(self) -> str:
+        from rtk import redact
+        from rtk.shell.quote import join_words
+
+        return join_words(redact.argv(self.argv))
+
+
+def _chars(lines: Lines) -> int:
+    return sum(len(text) + 1 for text, _ in lines)
+

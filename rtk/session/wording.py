@@ -1,0 +1,51 @@
+"""Every line session memory prints, in one place. Each says what ran (just now, for real), what
+it printed or read, which earlier call showed the same (number and clock time, so the model can
+find it above) and how to see it again: never "cached", never "skipped"."""
+from __future__ import annotations
+
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.session.store import State
+
+
+def clock(stamp: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(stamp))
+
+
+def _again(recall_id: str | None) -> str:
+    return f"to see it again: rtk recall {recall_id}" if recall_id else "to see it again, run it with rtk proxy"
+
+
+def repeat(command: str, exit_code: int, earlier: State, recall_id: str | None, timings: bool) -> str:
+    aside = ", durations and addresses aside" if timings else ""
+    return (f"[rtk: `{command}` ran again just now (exit {exit_code}) and printed exactly what call "
+            f"{earlier['c']} printed at {clock(earlier['t'])}{aside}: nothing it prints changed since then; "
+            f"{_again(recall_id)}]")
+
+
+def reread(path: str, span: str, earlier: State, digest: str, recall_id: str | None) -> str:
+    return (f"[rtk: read again just now: {path} ({span}) is unchanged since call {earlier['c']} at "
+            f"{clock(earlier['t'])} (content blake2 {digest}); {_again(recall_id)}]")
+
+
+def tool_reread(path: str, span: str, earlier: State, digest: str) -> str:
+    """Claude's Read tool: the content comes back with a Read of another range, or `rtk proxy cat`."""
+    return (f"[rtk: read again just now: {path} ({span}) is unchanged since call {earlier['c']} at "
+            f"{clock(earlier['t'])} (content blake2 {digest}), shown above in full. To have it printed "
+            f"again: rtk proxy cat -n {path}]")
+
+
+def changed(path: str, earlier: State) -> str:
+    return f"[rtk: {path} changed since call {earlier['c']} at {clock(earlier['t'])}; read whole again:]"
+
+
+def unchanged_item(first_line: str, call: int, stamp: float, hidden: int) -> str:
+    return (f"{first_line}  [unchanged since call {call} at {clock(stamp)}: the same {hidden} "
+            f"line{'s' if hidden != 1 else ''} as shown there]")
+
+
+def no_longer_failing(ids: list[str], call: int) -> str:
+    shown = ", ".join(ids[:20]) + (f" and {len(ids) - 20} more" if len(ids) > 20 else "")
+    return f"[rtk: failing in call {call}, not failing in this run: {shown}]"
