@@ -74,10 +74,13 @@ class Memory:
             state["calls"] += 1
             call = state["calls"]
             earlier = state["shown"].get(key)
-            if earlier is not None and earlier["d"] == digest:
-                out, self.kind = [(self._repeat_line(earlier, digest, recall_id), tag)], "repeat"
+            line = self._repeat_line(earlier, digest, recall_id) if earlier and earlier["d"] == digest else None
+            if line is not None and len(line) < _chars(lines):
+                out = [(line, tag)]
             else:
-                out = self._fresh(state, lines, earlier, call, now, folded, tag)
+                # a first run, a changed output, or a repeat shorter than the line saying so
+                out = lines if line is not None else self._fresh(state, lines, earlier, call, now, folded, tag)
+                self.kind = "short" if line is not None else self.kind
                 state["shown"].pop(key, None)
                 state["shown"][key] = {"c": call, "t": now, "d": digest, "r": recall_id,
                                        "i": tuple(self._ids(lines, folded))[:MAX_IDS]}
@@ -90,6 +93,7 @@ class Memory:
         return "cmd|" + self.cwd + "|" + "\0".join(self.argv)
 
     def _repeat_line(self, earlier: State, digest: str, recall_id: str | None) -> str:
+        self.kind = "repeat"
         if self.read is not None:
             self.kind = "reread"
             return wording.reread(self.read[0], self.read[1], earlier, digest, recall_id)
@@ -122,8 +126,9 @@ class Memory:
                 continue
             fp = volatile.text_fingerprint("\n".join(texts))
             before = seen.get(fp)
-            if before is not None and before[0] < call:
-                out.append((wording.unchanged_item(texts[0], before[0], before[1], len(texts) - 1), streams[0]))
+            marker = wording.unchanged_item(texts[0], before[0], before[1], len(texts) - 1) if before else ""
+            if before is not None and before[0] < call and len(marker) < sum(len(t) + 1 for t in texts):
+                out.append((marker, streams[0]))
                 hidden_any, after_items = True, len(out)
                 continue
             seen.pop(fp, None)

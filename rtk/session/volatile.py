@@ -27,7 +27,7 @@ def _pattern() -> Pattern[bytes]:
     if _compiled is None:
         import re
 
-        _compiled = re.compile("|".join((DURATION, CLOCK, ADDRESS, PYTEST_TMP, GO_TMP)).encode())
+        _compiled = re.compile(f"{DURATION}|{CLOCK}|{ADDRESS}|{PYTEST_TMP}|{GO_TMP}".encode())
     return _compiled
 
 
