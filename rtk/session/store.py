@@ -78,6 +78,8 @@ class Locked:
 
         if self.create:
             paths.private_dir_path(directory())
+            if not os.path.exists(self.path):
+                prune()  # a new context: the moment to let idle ones go (a listdir, not every call)
         flags = os.O_RDWR | os.O_NOFOLLOW | (os.O_CREAT if self.create else 0)
         self.fd = os.open(self.path, flags, 0o600)
         fcntl.flock(self.fd, fcntl.LOCK_EX)
