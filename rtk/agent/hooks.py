@@ -99,10 +99,10 @@ def handle(host: Host, raw: bytes, decide: Decide | None = None, post: PostFilte
             return respond_post(host, done, post)
     outcome = respond(host, payload, decide)
     if outcome.argvs and host.name == "claude" and isinstance(payload, dict) and "session_id" in payload:
-        from rtk.session import hook as session
+        from rtk.session import identity  # who runs `rtk X`: session memory asks when it runs
 
-        if session.enabled():
-            session.note(payload, outcome.argvs)
+        if identity.enabled():
+            identity.note(payload, outcome.argvs)
     return outcome
 
 

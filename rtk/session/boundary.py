@@ -31,7 +31,7 @@ def clear(state: State, reason: str, now: float | None = None) -> None:
     state["shown"], state["items"] = {}, {}
     state["epoch"] += 1
     if had:
-        state["log"].append((state["calls"], time.time() if now is None else now, "boundary", reason, 0, 0))
+        store.log(state, state["calls"], time.time() if now is None else now, "boundary", reason, 0, 0)
 
 
 def mark(session_key: str, reason: str) -> int:

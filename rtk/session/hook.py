@@ -4,14 +4,13 @@
 - `PostToolUse` of the Read tool: a re-read of an unchanged file and range is answered with the
   tool's own result object, `file.content` replaced by one line (a first read, a changed file, an
   empty one: no opinion, the model reads it as Claude gives it);
-- `PreToolUse` of Bash: which agent rewrote which commands (identity.note_rewrite), so that `rtk X`
-  knows its context.
+- `PreToolUse` of Bash: which agent rewrote which commands (identity.note, called by the hook
+  itself, so that this module is not loaded before every command), so that `rtk X` knows its context.
 
 Standard library only; every failure is "no opinion" (the caller catches and says one line).
 """
 from __future__ import annotations
 
-import os
 import time
 
 from rtk.session import boundary, identity, store, volatile, wording
@@ -23,17 +22,6 @@ if TYPE_CHECKING:
 
 BOUNDARY_EVENTS = frozenset({"PreCompact", "SessionStart"})
 MIN_CONTENT = 200  # chars: a shorter file costs less than the line that would replace it
-
-
-def enabled() -> bool:
-    """`[session] memory` / RTK_SESSION_MEMORY; the config file is read only when one exists."""
-    from rtk import paths
-
-    if "RTK_SESSION_MEMORY" not in os.environ and not os.path.exists(paths.config_path()):
-        return True
-    from rtk import config
-
-    return bool(config.load(report=False).get("session", "memory"))
 
 
 def wants(payload: dict[str, Any]) -> bool:
@@ -51,7 +39,7 @@ def handle(payload: dict[str, Any]) -> dict[str, Any] | None:
         source = payload.get("source") or payload.get("trigger") or ""
         boundary.mark(context.session_key, f"{payload.get('hook_event_name')} {source}".strip())
         return None
-    if not enabled():
+    if not identity.enabled():
         return None
     return reread(payload, context)
 
@@ -71,31 +59,16 @@ def reread(payload: dict[str, Any], context: identity.Context, now: float | None
         state["calls"] += 1
         earlier = state["shown"].get(key)
         line = None
-        if earlier is not None and earlier["d"] == digest and len(content) > MIN_CONTENT:
+        if earlier is not None and earlier[store.DIGEST] == digest and len(content) > MIN_CONTENT:
             line = wording.tool_reread(path, span, earlier, digest)
         else:
-            state["shown"].pop(key, None)
-            state["shown"][key] = {"c": state["calls"], "t": now, "d": digest, "r": None, "i": ()}
+            store.remember(state, key, state["calls"], now, digest, None)
         kind = "reread" if line else ("first" if earlier is None else "changed")
-        state["log"].append((state["calls"], now, kind, f"Read {path} ({span})", len(content),
-                             len(line) if line else len(content)))
+        store.log(state, state["calls"], now, kind, f"Read {path} ({span})", len(content),
+                  len(line) if line else len(content))
     if line is None:
         return None
     response = payload["tool_response"]
     updated = {**response, "file": {**file, "content": line}}
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": updated}}
 
-
-def note(payload: dict[str, Any], argvs: list[list[str]]) -> None:
-    """A PreToolUse of Bash was answered: note which agent runs these commands (rtk X asks)."""
-    context = identity.from_claude_payload(payload)
-    if context is None or not argvs:
-        return
-    identity.note_rewrite(context, [_without_rtk(argv) for argv in argvs])
-
-
-def _without_rtk(argv: list[str]) -> list[str]:
-    """`rtk pytest -q` typed by the model runs as `pytest -q` inside rtk: note what rtk X sees."""
-    if argv and os.path.basename(argv[0]) == "rtk":
-        return argv[1:]
-    return argv

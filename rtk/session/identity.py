@@ -88,6 +88,30 @@ def from_run(argv: list[str], env: dict[str, str] | os._Environ[str], now: float
     return Context("claude", session, chosen[1], chosen[3])
 
 
+def enabled() -> bool:
+    """`[session] memory` / RTK_SESSION_MEMORY, for the hook path: the config file is read only
+    when one exists."""
+    from rtk import paths
+
+    if "RTK_SESSION_MEMORY" not in os.environ and not os.path.exists(paths.config_path()):
+        return True
+    from rtk import config
+
+    return bool(config.load(report=False).get("session", "memory"))
+
+
+def note(payload: dict[str, object], argvs: list[list[str]]) -> None:
+    """A PreToolUse of Bash was answered: note which agent runs these commands (rtk X asks)."""
+    context = from_claude_payload(payload)
+    if context is not None and argvs:
+        note_rewrite(context, [_without_rtk(argv) for argv in argvs])
+
+
+def _without_rtk(argv: list[str]) -> list[str]:
+    """`rtk pytest -q` typed by the model runs as `pytest -q` inside rtk: note what rtk X sees."""
+    return argv[1:] if argv and os.path.basename(argv[0]) == "rtk" else argv
+
+
 class _Pending:
     """The session's pending rewrites, locked while read and written."""
 
@@ -117,7 +141,7 @@ class _Pending:
         try:
             if kind is None:
                 data = marshal.dumps([list(r) for r in self.records])
-                os.ftruncate(self.fd, 0)
                 os.pwrite(self.fd, data, 0)
+                os.ftruncate(self.fd, len(data))
         finally:
             os.close(self.fd)

@@ -14,7 +14,7 @@ FROM_MEMORY = frozenset({"repeat", "reread", "delta"})
 
 def _saved(state: State) -> tuple[int, int]:
     """(calls answered from memory, chars not shown again)."""
-    calls = [entry for entry in state["log"] if entry[2] in FROM_MEMORY]
+    calls = [entry for entry in store.log_of(state) if entry[2] in FROM_MEMORY]
     return len(calls), sum(max(0, entry[4] - entry[5]) for entry in calls)
 
 
@@ -36,7 +36,8 @@ def contexts() -> list[str]:
     for state in store.all_states():
         host, session, agent = (state.get("key", "").split("|") + ["", "", ""])[:3]
         calls, chars = _saved(state)
-        last = state["log"][-1][1] if state["log"] else state.get("created", 0)
+        log = store.log_of(state)
+        last = log[-1][1] if log else state.get("created", 0)
         lines.append(f"{host} {session} {agent}: {state['calls']:,} calls, {calls:,} from memory, "
                      f"{chars:,} chars spared; last {wording.clock(last)}")
     return lines
@@ -50,7 +51,7 @@ def calls(session_prefix: str) -> list[str]:
         if not session.startswith(session_prefix):
             continue
         lines.append(f"{host} {session} {agent}:")
-        for call, stamp, kind, command, before, after in state["log"]:
+        for call, stamp, kind, command, before, after in store.log_of(state):
             size = f"{before:,} -> {after:,} chars" if kind != "boundary" else ""
             lines.append(f"  #{call:<4} {wording.clock(stamp)}  {kind:<8} {command}  {size}".rstrip())
     return lines

@@ -25,6 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.session.identity import Context
     from rtk.session.store import State
+    from rtk.session.wording import Shown
 
     Lines = list[tuple[str, object]]
 
@@ -74,17 +75,16 @@ class Memory:
             state["calls"] += 1
             call = state["calls"]
             earlier = state["shown"].get(key)
-            line = self._repeat_line(earlier, digest, recall_id) if earlier and earlier["d"] == digest else None
+            same = earlier is not None and earlier[store.DIGEST] == digest
+            line = self._repeat_line(earlier, digest, recall_id) if same else None
             if line is not None and len(line) < _chars(lines):
                 out = [(line, tag)]
             else:
                 # a first run, a changed output, or a repeat shorter than the line saying so
                 out = lines if line is not None else self._fresh(state, lines, earlier, call, now, folded, tag)
                 self.kind = "short" if line is not None else self.kind
-                state["shown"].pop(key, None)
-                state["shown"][key] = {"c": call, "t": now, "d": digest, "r": recall_id,
-                                       "i": tuple(self._ids(lines, folded))[:MAX_IDS]}
-            state["log"].append((call, now, self.kind, self._command(), _chars(lines), _chars(out)))
+                store.remember(state, key, call, now, digest, recall_id, tuple(self._ids(lines, folded))[:MAX_IDS])
+            store.log(state, call, now, self.kind, self._command(), _chars(lines), _chars(out))
         return out
 
     def _key(self) -> str:
@@ -92,7 +92,7 @@ class Memory:
             return f"read|{self.read[0]}|{self.read[1]}"
         return "cmd|" + self.cwd + "|" + "\0".join(self.argv)
 
-    def _repeat_line(self, earlier: State, digest: str, recall_id: str | None) -> str:
+    def _repeat_line(self, earlier: Shown, digest: str, recall_id: str | None) -> str:
         self.kind = "repeat"
         if self.read is not None:
             self.kind = "reread"
@@ -100,7 +100,7 @@ class Memory:
         timings = self.filter_name in volatile.RUNNERS
         return wording.repeat(self._command(), self.exit_code, earlier, recall_id, timings)
 
-    def _fresh(self, state: State, lines: Lines, earlier: State | None, call: int, now: float,
+    def _fresh(self, state: State, lines: Lines, earlier: Shown | None, call: int, now: float,
                folded: bool, tag: object) -> Lines:
         self.kind = "first" if earlier is None else "changed"
         out = lines
@@ -111,7 +111,7 @@ class Memory:
             out = [(wording.changed(self.read[0], earlier), tag), *out]
         return out
 
-    def _deltas(self, state: State, lines: Lines, spec: items.Spec, earlier: State | None, call: int,
+    def _deltas(self, state: State, lines: Lines, spec: items.Spec, earlier: Shown | None, call: int,
                 now: float, tag: object) -> Lines:
         seen = state["items"].setdefault(f"{self.filter_name}|{self.cwd}", {})
         out: Lines = []
@@ -137,7 +137,7 @@ class Memory:
             after_items = len(out)
         gone = self._gone(earlier, {i for i, _ in parts if i is not None})
         if gone:  # after the last failure, before the counts
-            note = (wording.no_longer_failing(gone, earlier["c"]), tag)  # type: ignore[index]
+            note = (wording.no_longer_failing(gone, earlier[0]), tag)  # type: ignore[index]  # (gone: earlier is set)
             out.insert(after_items, note)
         if hidden_any or gone:
             self.kind = "delta"
@@ -149,10 +149,10 @@ class Memory:
             return []
         return [i for i, _ in items.split([text for text, _ in lines], spec) if i is not None]
 
-    def _gone(self, earlier: State | None, now_ids: set[str]) -> list[str]:
-        if earlier is None or earlier["d"] is None:
+    def _gone(self, earlier: Shown | None, now_ids: set[str]) -> list[str]:
+        if earlier is None:
             return []
-        return [i for i in earlier.get("i", ()) if i not in now_ids]
+        return [i for i in earlier[4] if i not in now_ids]  # store.IDS
 
     def _command(self) -> str:
         from rtk import redact

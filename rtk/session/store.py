@@ -1,8 +1,11 @@
-"""Where a context's memory lives: one small marshal file per context in `<data dir>/session/`,
-0600 in a 0700 directory, read and written under an exclusive lock (a context's parallel tool
-calls run at once). Bounded: at most MAX_SHOWN commands, MAX_ITEMS items per tool, MAX_LOG calls
-per context, MAX_FILES contexts; a context idle for IDLE_SECONDS is pruned. A file that cannot be
-read is an empty memory: the worst it costs is output shown again, never a wrong reference.
+"""Where a context's memory lives: one small marshal file per context in `<data dir>/session/`
+(what it was shown: per command or read, a tuple CALL, TIME, DIGEST, RECALL, IDS; per tool, the
+fingerprints of the failure blocks shown in full) and beside it an append-only `.log` of its
+calls for `rtk session`; 0600 in a 0700 directory, read and written under an exclusive lock (a
+context's parallel tool calls run at once). Bounded: at most MAX_SHOWN commands, MAX_ITEMS items
+per tool, MAX_LOG logged calls, MAX_FILES contexts; a context idle for IDLE_SECONDS is pruned.
+A file that cannot be read is an empty memory: the worst it costs is output shown again, never a
+wrong reference.
 """
 from __future__ import annotations
 
@@ -27,6 +30,9 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 IDLE_SECONDS = 24 * 3600
 SUFFIX = ".mem"
 PENDING_SUFFIX = ".pend"
+LOG_SUFFIX = ".log"
+LOG_TRIM_BYTES = 256 * 1024  # past this the log keeps its last MAX_LOG lines
+CALL, TIME, DIGEST, RECALL, IDS = range(5)  # a `shown` entry
 
 
 def directory() -> str:
@@ -60,7 +66,19 @@ def _digest(text: str) -> str:
 
 def empty(context_key: str) -> State:
     return {"v": VERSION, "key": context_key, "calls": 0, "epoch": 0, "shown": {}, "items": {},
-            "log": [], "transcript": "", "tpos": (0, 0, ""), "created": time.time()}
+            "tpos": (0, 0, ""), "created": time.time(), "last": 0.0}
+
+
+def remember(state: State, key: str, call: int, now: float, digest: str, recall_id: str | None,
+             ids: tuple[str, ...] = ()) -> None:
+    """`key` was shown whole at `call` (the newest entry: the caps drop the oldest first)."""
+    state["shown"].pop(key, None)
+    state["shown"][key] = (call, now, digest, recall_id, ids)
+
+
+def log(state: State, call: int, now: float, kind: str, command: str, before: int, after: int) -> None:
+    """One line of `rtk session`, appended to the context's log when the lock is released."""
+    state.setdefault("_log", []).append((call, now, kind, command, before, after))
 
 
 class Locked:
@@ -89,7 +107,10 @@ class Locked:
     def __exit__(self, kind: object, exc: object, tb: object) -> None:
         try:
             if kind is None:
+                lines = self.state.pop("_log", [])
                 _write(self.fd, self.state)
+                if lines:
+                    _append_log(self.path[:-len(SUFFIX)] + LOG_SUFFIX, lines)
         finally:
             os.close(self.fd)  # closing drops the lock
 
@@ -113,8 +134,51 @@ def _read(fd: int, key: str) -> State:
 def _write(fd: int, state: State) -> None:
     _cap(state)
     data = marshal.dumps(state)
-    os.ftruncate(fd, 0)
     os.pwrite(fd, data, 0)
+    os.ftruncate(fd, len(data))  # after the write: truncating to 0 first costs a page-cache drop
+
+
+def _append_log(path: str, entries: list[tuple[int, float, str, str, int, int]]) -> None:
+    text = "".join(f"{call}\t{stamp:.0f}\t{kind}\t{before}\t{after}\t{_escape(command)}\n"
+                   for call, stamp, kind, command, before, after in entries)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        os.write(fd, text.encode("utf-8", "backslashreplace"))
+        if os.fstat(fd).st_size > LOG_TRIM_BYTES:
+            kept = read_log(path)[-MAX_LOG:]
+            os.ftruncate(fd, 0)
+            os.write(fd, "".join(f"{c}\t{t:.0f}\t{k}\t{b}\t{a}\t{_escape(m)}\n"
+                                 for c, t, k, m, b, a in kept).encode("utf-8", "backslashreplace"))
+    finally:
+        os.close(fd)
+
+
+def _escape(text: str) -> str:
+    """One call, one line, nothing a terminal would act on: kept escaped when listed too."""
+    return text.replace("\\", "\\\\").translate(ESCAPES)
+
+
+ESCAPES = {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+ESCAPES.update({ord("\n"): "\\n", ord("\t"): "\\t", ord("\r"): "\\r"})
+
+
+def read_log(path: str) -> list[tuple[int, float, str, str, int, int]]:
+    """The logged calls: (call, time, kind, command, chars before, chars after)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    entries = []
+    for line in lines:
+        fields = line.split("\t", 5)
+        if len(fields) == 6 and fields[0].isdigit() and fields[3].isdigit() and fields[4].isdigit():
+            entries.append((int(fields[0]), float(fields[1]), fields[2], fields[5], int(fields[3]), int(fields[4])))
+    return entries
+
+
+def log_of(state: State) -> list[tuple[int, float, str, str, int, int]]:
+    return read_log(file_for(state.get("key", ""))[:-len(SUFFIX)] + LOG_SUFFIX)
 
 
 def _cap(state: State) -> None:
@@ -127,8 +191,6 @@ def _cap(state: State) -> None:
             del items[next(iter(items))]
         if not items:
             del state["items"][scope]
-    if len(state["log"]) > MAX_LOG:
-        del state["log"][:len(state["log"]) - MAX_LOG]
 
 
 def load(context_key: str) -> State | None:
@@ -168,7 +230,7 @@ def prune(now: float | None = None, idle: float = IDLE_SECONDS, max_files: int =
     """Drop contexts idle for `idle` seconds, then the least recently used past `max_files`."""
     now = time.time() if now is None else now
     stamped = []
-    for name in _names((SUFFIX, PENDING_SUFFIX)):
+    for name in _names((SUFFIX, PENDING_SUFFIX, LOG_SUFFIX)):
         path = os.path.join(directory(), name)
         try:
             stamped.append((os.stat(path).st_mtime, path))

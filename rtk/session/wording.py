@@ -7,7 +7,7 @@ import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rtk.session.store import State
+    Shown = tuple[int, float, str, str | None, tuple[str, ...]]  # store.CALL, TIME, ...
 
 
 def clock(stamp: float) -> str:
@@ -18,27 +18,27 @@ def _again(recall_id: str | None) -> str:
     return f"to see it again: rtk recall {recall_id}" if recall_id else "to see it again, run it with rtk proxy"
 
 
-def repeat(command: str, exit_code: int, earlier: State, recall_id: str | None, timings: bool) -> str:
+def repeat(command: str, exit_code: int, earlier: Shown, recall_id: str | None, timings: bool) -> str:
     aside = ", durations and addresses aside" if timings else ""
     return (f"[rtk: `{command}` ran again just now (exit {exit_code}) and printed exactly what call "
-            f"{earlier['c']} printed at {clock(earlier['t'])}{aside}: nothing it prints changed since then; "
+            f"{earlier[0]} printed at {clock(earlier[1])}{aside}: nothing it prints changed since then; "
             f"{_again(recall_id)}]")
 
 
-def reread(path: str, span: str, earlier: State, digest: str, recall_id: str | None) -> str:
-    return (f"[rtk: read again just now: {path} ({span}) is unchanged since call {earlier['c']} at "
-            f"{clock(earlier['t'])} (content blake2 {digest}); {_again(recall_id)}]")
+def reread(path: str, span: str, earlier: Shown, digest: str, recall_id: str | None) -> str:
+    return (f"[rtk: read again just now: {path} ({span}) is unchanged since call {earlier[0]} at "
+            f"{clock(earlier[1])} (content blake2 {digest}); {_again(recall_id)}]")
 
 
-def tool_reread(path: str, span: str, earlier: State, digest: str) -> str:
+def tool_reread(path: str, span: str, earlier: Shown, digest: str) -> str:
     """Claude's Read tool: the content comes back with a Read of another range, or `rtk proxy cat`."""
-    return (f"[rtk: read again just now: {path} ({span}) is unchanged since call {earlier['c']} at "
-            f"{clock(earlier['t'])} (content blake2 {digest}), shown above in full. To have it printed "
+    return (f"[rtk: read again just now: {path} ({span}) is unchanged since call {earlier[0]} at "
+            f"{clock(earlier[1])} (content blake2 {digest}), shown above in full. To have it printed "
             f"again: rtk proxy cat -n {path}]")
 
 
-def changed(path: str, earlier: State) -> str:
-    return f"[rtk: {path} changed since call {earlier['c']} at {clock(earlier['t'])}; read whole again:]"
+def changed(path: str, earlier: Shown) -> str:
+    return f"[rtk: {path} changed since call {earlier[0]} at {clock(earlier[1])}; read whole again:]"
 
 
 def unchanged_item(first_line: str, call: int, stamp: float, hidden: int) -> str:

@@ -23,15 +23,17 @@ def test_files_are_private_and_in_the_data_dir(hermetic_rtk: Path) -> None:
 
 
 def test_the_caps_keep_the_newest() -> None:
-    with store.Locked("claude|s1|main") as state:
-        for i in range(store.MAX_SHOWN + 50):
-            state["shown"][f"k{i}"] = {"c": i}
-            state["log"].append((i, 0.0, "first", "x", 1, 1))
-        state["items"]["pytest|/p"] = {f"f{i}": (i, 0.0) for i in range(store.MAX_ITEMS + 5)}
+    for i in range(store.MAX_LOG * 3):
+        with store.Locked("claude|s1|main") as state:
+            store.remember(state, f"k{i}", i, 0.0, "d", None)
+            store.log(state, i, 0.0, "first", "x\tq" * 20, 1, 1)
+            state["items"]["pytest|/p"] = {f"f{i}": (i, 0.0) for i in range(store.MAX_ITEMS + 5)}
     state = store.load("claude|s1|main")
     assert state is not None
-    assert len(state["shown"]) == store.MAX_SHOWN and "k50" in state["shown"] and "k49" not in state["shown"]
-    assert len(state["log"]) == store.MAX_LOG and len(state["items"]["pytest|/p"]) == store.MAX_ITEMS
+    assert len(state["shown"]) == store.MAX_SHOWN and "k2999" in state["shown"] and "k1999" not in state["shown"]
+    assert len(state["items"]["pytest|/p"]) == store.MAX_ITEMS
+    log = store.log_of(state)
+    assert store.MAX_LOG <= len(log) < store.MAX_LOG * 3 and log[-1][0] == 2999 and log[-1][3] == "x\\tq" * 20  # escaped: one call, one line
 
 
 def test_idle_contexts_are_pruned() -> None:
@@ -47,7 +49,7 @@ def test_idle_contexts_are_pruned() -> None:
 
 def test_an_unreadable_file_is_an_empty_memory() -> None:
     with store.Locked("claude|s1|main") as state:
-        state["shown"]["k"] = {"c": 1}
+        store.remember(state, "k", 1, 0.0, "d", None)
     Path(store.file_for("claude|s1|main")).write_bytes(b"\x00garbage")
     with store.Locked("claude|s1|main") as state:
         assert state["shown"] == {} and state["calls"] == 0
