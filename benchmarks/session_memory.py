@@ -90,7 +90,30 @@ def main() -> int:
         print(f"{label:<44} median {statistics.median(samples):6.2f} ms   p95 {samples[int(len(samples) * .95)]:6.2f} ms")
     for module in ("rtk.session.memory", "rtk.session.hook"):
         print(f"import {module:<37} {_import_ms(module):6.2f} ms (fresh interpreter, after rtk.paths; incl. re)")
+    on, off = _hook_process(log, max(20, runs // 10))
+    print(f"`rtk hook claude`, git log post path: memory on {on:6.2f} ms, off {off:6.2f} ms (median wall, "
+          "runs alternating)")
     return 0
+
+
+def _hook_process(log: bytes, runs: int) -> tuple[float, float]:
+    """The whole hook process on a git log PostToolUse payload, memory on (a repeat, 1,000 entries)
+    and off (RTK_SESSION_MEMORY=0), alternating."""
+    import json
+
+    payload = json.dumps({"session_id": "bench-session", "cwd": ROOT, "hook_event_name": "PostToolUse",
+                          "tool_name": "Bash", "tool_input": {"command": "git log -n 40 --stat"},
+                          "tool_response": {"stdout": log.decode(), "stderr": "", "interrupted": False,
+                                            "isImage": False}}).encode()
+    rtk = [sys.executable, "-m", "rtk", "hook", "claude"]
+    times: dict[str, list[float]] = {"on": [], "off": []}
+    for _ in range(runs):
+        for case in ("on", "off"):
+            env = dict(os.environ, RTK_TRACK="0", RTK_SESSION_MEMORY="1" if case == "on" else "0")
+            start = time.perf_counter()
+            subprocess.run(rtk, input=payload, capture_output=True, env=env, check=True, cwd=ROOT)
+            times[case].append((time.perf_counter() - start) * 1000)
+    return statistics.median(times["on"]), statistics.median(times["off"])
 
 
 def _read_payload() -> dict[str, object]:

@@ -15,7 +15,7 @@ from rtk.filters.path_outline import PathOutline
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from rtk.run.writer import Writer
     from rtk.session.memory import Memory
@@ -65,16 +65,30 @@ class BudgetedWriter:
     def fits_with(self, lines: Iterable[Line]) -> bool:
         return self.fold.fits_with(sum(len(text) + 1 for text, _ in lines))
 
-    def close(self, recall_id: str | None) -> None:
-        """Write all that was held, folded to the limit when it is over it."""
+    def close(self, recall_id: str | None, exit_code: int = 0,
+              keep: Callable[[bool], str | None] | None = None) -> str | None:
+        """Write all that was held, folded to the limit when it is over it. `keep(True)` stores the
+        raw output for recall when session memory needs an id to name (none was kept yet),
+        `keep(False)` lets it go when it did not: the id kept, or None."""
+        kept: list[str | None] = []
+
+        def once() -> str | None:
+            if not kept:
+                kept.append(keep(True))  # type: ignore[misc]
+            return kept[0]
+        if self.memory is not None:
+            self.memory.exit_code = exit_code
         self.closed = True
         hint = recall_hint(recall_id) if recall_id else None
         held = self.fold.close(hint)
         if self.fold.folded and hint is not None and sum(1 for text, _ in held if text == hint) > 1:
             held = _without_first(held, hint)  # the pipeline's own hint was held too
         if self.memory is not None:
-            held = self.memory.apply(held, recall_id, self.fold.folded, Stream.STDOUT)
+            held = self.memory.apply(held, recall_id or (once if keep else None), self.fold.folded, Stream.STDOUT)
         self.inner.write(Line(text, stream) for text, stream in held[self.written:])  # type: ignore[arg-type]
+        if keep is not None and not kept:
+            keep(False)  # nothing named it: the spool goes, as for any unelided run
+        return kept[0] if kept else None
 
 
 def _without_first(held: list[tuple[str, object]], hint: str) -> list[tuple[str, object]]:

@@ -245,15 +245,13 @@ class OutputPipeline:
             if self._memory is not None:
                 self._memory.raw_printed = True
         wanted = spool_id if elided or self.bytes_replaced else None
-        if self._memory is not None:  # a line of session memory may name this run's recall id
-            self._memory.exit_code = exit_code
-            wanted = wanted or (self._spool.recall_id if self._spool is not None else None)
         if wanted is None and self._spool is not None and self._over_budget(closing):
             wanted = self._spool.recall_id  # the host's limit will fold it: keep it for recall
-        recall_id = self._store(wanted, exit_code)
+        lazy = self._memory is not None and wanted is None and self._spool is not None  # memory may name it
+        recall_id = None if lazy else self._store(wanted, exit_code)
         self.release_hold()
         self.writer.write(closing + self._hints(elided, recall_id))
-        self._close_budget(recall_id)
+        recall_id = self._close_budget(recall_id, exit_code, lazy)
         return Outcome(recall_id, self.filter_error, self.raw_bytes, self.writer.printed_bytes)
 
     def _over_budget(self, closing: list[Line]) -> bool:
@@ -261,11 +259,14 @@ class OutputPipeline:
         fits_with = getattr(self.writer, "fits_with", None)
         return fits_with is not None and not fits_with(closing)
 
-    def _close_budget(self, recall_id: str | None) -> None:
-        """Under a host's char limit: write what was held, folded when over it (kept for recall)."""
-        close = getattr(self.writer, "close", None)
-        if close is not None:
-            close(recall_id)
+    def _close_budget(self, recall_id: str | None, exit_code: int = 0, lazy: bool = False) -> str | None:
+        """Under a host's char limit: write what was held, folded when over it (kept for recall);
+        session memory may replace it (`lazy`: the spool is kept only if a line names its id)."""
+        close, spool = getattr(self.writer, "close", None), self._spool
+        if close is None:
+            return recall_id
+        keep = (lambda wanted: self._store(spool.recall_id if wanted else None, exit_code)) if lazy and spool else None
+        return close(recall_id, exit_code, keep) or recall_id  # type: ignore[no-any-return]
 
     def _summary_only_adds(self, closing: list[Line], elided: bool) -> bool:
         """Streamed output the filter dropped nothing from, whose closing lines would make it larger."""

@@ -23,6 +23,8 @@ from rtk.session.reads import bash_read
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rtk.session.identity import Context
     from rtk.session.store import State
     from rtk.session.wording import Shown
@@ -51,11 +53,14 @@ class Memory:
         else:
             self.chunks = []
 
-    def apply(self, lines: Lines, recall_id: str | None, folded: bool, tag: object) -> Lines:
+    def apply(self, lines: Lines, recall: str | Callable[[], str | None] | None, folded: bool,
+              tag: object) -> Lines:
+        """`recall`: this run's recall id, or a function keeping the raw output and giving its id
+        (called only when a line will name it)."""
         if self.size > MAX_RAW:
             return lines
         try:
-            return self._apply(lines, recall_id, folded, tag)
+            return self._apply(lines, recall, folded, tag)
         except Exception as exc:  # noqa: BLE001 - memory never costs an output
             try:
                 print(f"rtk: session memory skipped ({type(exc).__name__}: {exc})", file=sys.stderr)
@@ -63,7 +68,8 @@ class Memory:
                 pass
             return lines
 
-    def _apply(self, lines: Lines, recall_id: str | None, folded: bool, tag: object) -> Lines:
+    def _apply(self, lines: Lines, recall: str | Callable[[], str | None] | None, folded: bool,
+               tag: object) -> Lines:
         now = time.time()
         raw = volatile.normalised(b"".join(self.chunks), self.filter_name)
         digest = volatile.fingerprint(raw, f"exit {self.exit_code}")
@@ -76,14 +82,18 @@ class Memory:
             call = state["calls"]
             earlier = state["shown"].get(key)
             same = earlier is not None and earlier[store.DIGEST] == digest
-            line = self._repeat_line(earlier, digest, recall_id) if same else None
+            line = self._repeat_line(earlier, digest, "0" * 12) if same else None  # its length
             if line is not None and len(line) < _chars(lines):
-                out = [(line, tag)]
+                out = [(self._repeat_line(earlier, digest, _recall_id(recall)), tag)]  # type: ignore[arg-type]
             else:
                 # a first run, a changed output, or a repeat shorter than the line saying so
                 out = lines if line is not None else self._fresh(state, lines, earlier, call, now, folded, tag)
+                if self.kind == "delta" and not any(text.startswith(wording.RECALL_HINT) for text, _ in out):
+                    kept_id = _recall_id(recall)  # what the delta left out is the model's already; still kept
+                    out = [*out, (f"{wording.RECALL_HINT}{kept_id}]", tag)] if kept_id else out
                 self.kind = "short" if line is not None else self.kind
-                store.remember(state, key, call, now, digest, recall_id, tuple(self._ids(lines, folded))[:MAX_IDS])
+                kept = recall if isinstance(recall, str) else None
+                store.remember(state, key, call, now, digest, kept, tuple(self._ids(lines, folded))[:MAX_IDS])
             store.log(state, call, now, self.kind, self._command(), _chars(lines), _chars(out))
         return out
 
@@ -159,6 +169,10 @@ class Memory:
         from rtk.shell.quote import join_words
 
         return join_words(redact.argv(self.argv))
+
+
+def _recall_id(recall: str | Callable[[], str | None] | None) -> str | None:
+    return recall() if callable(recall) else recall
 
 
 def _chars(lines: Lines) -> int:

@@ -10,6 +10,9 @@ if TYPE_CHECKING:
     Shown = tuple[int, float, str, str | None, tuple[str, ...]]  # store.CALL, TIME, ...
 
 
+RECALL_HINT = "[full output: rtk recall "  # as rtk.filters.base.recall_hint writes it
+
+
 def clock(stamp: float) -> str:
     return time.strftime("%H:%M:%S", time.localtime(stamp))
 
