@@ -105,11 +105,12 @@ def _hook_process(log: bytes, runs: int) -> tuple[float, float]:
                           "tool_name": "Bash", "tool_input": {"command": "git log -n 40 --stat"},
                           "tool_response": {"stdout": log.decode(), "stderr": "", "interrupted": False,
                                             "isImage": False}}).encode()
-    rtk = [sys.executable, "-m", "rtk", "hook", "claude"]
+    rtk = [os.path.join(os.path.dirname(sys.executable), "rtk"), "hook", "claude"]  # bin/rtk, as installed
     times: dict[str, list[float]] = {"on": [], "off": []}
     for _ in range(runs):
         for case in ("on", "off"):
             env = dict(os.environ, RTK_TRACK="0", RTK_SESSION_MEMORY="1" if case == "on" else "0")
+            env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: compiled once, not on every call
             start = time.perf_counter()
             subprocess.run(rtk, input=payload, capture_output=True, env=env, check=True, cwd=ROOT)
             times[case].append((time.perf_counter() - start) * 1000)
@@ -127,8 +128,9 @@ def _read_payload() -> dict[str, object]:
 def _import_ms(module: str) -> float:
     code = (f"import time, rtk.paths; t = time.perf_counter(); import {module}, rtk.session.volatile as v; "
             "v._pattern(); print((time.perf_counter() - t) * 1000)")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # .pyc as installed
     times = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                                  check=True).stdout) for _ in range(9)]
+                                  check=True, env=env).stdout) for _ in range(9)]
     return statistics.median(times)
 
 
