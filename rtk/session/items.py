@@ -70,6 +70,7 @@ SPECS: dict[str, Spec] = {
     "pyright": Spec(_located, ("pyright:", *HINTS)),
     "ruff": Spec(_located, ("Found ", "ruff:", "warning:", *HINTS)),
     "make": Spec(_located, ("make:", *HINTS)),
+    "gcc": Spec(_located, ("gcc:", "make:", *HINTS)),
 }
 
 
