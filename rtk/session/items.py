@@ -37,6 +37,12 @@ def _after(prefixes: tuple[str, ...], cut: str = "") -> Callable[[str], str | No
     return opens
 
 
+def _pytest(line: str) -> str | None:
+    """`FAILED t.py::test_x[a] - AssertionError` / `... (same as [b])`: the test id alone."""
+    found = _after(("FAILED ", "ERROR "), " - ")(line)
+    return found.split(" (same ", 1)[0] if found else None
+
+
 def _cargo(line: str) -> str | None:
     """`error[E0308]: mismatched types` / `warning: unused ...`, `---- tests::x stdout ----`."""
     if line.startswith("---- ") and line.endswith(" ----"):
@@ -57,7 +63,7 @@ def _located(line: str) -> str | None:
 
 
 SPECS: dict[str, Spec] = {
-    "pytest": Spec(_after(("FAILED ", "ERROR "), " - "),
+    "pytest": Spec(_pytest,
                    ("SKIPPED", "XFAIL", "XPASS", "pytest:", "PASSED", *HINTS)),
     "cargo": Spec(_cargo, ("test result:", "failures:", "error: could not compile", "cargo:", "warning: `",
                            *HINTS)),

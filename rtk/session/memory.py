@@ -45,6 +45,7 @@ class Memory:
         self.raw_printed = False  # the pipeline printed the raw output (it was no larger)
         self.read = bash_read(self.argv, self.cwd)
         self.kind = ""  # what the last apply did, for accounting and tests
+        self.recall: str | Callable[[], str | None] | None = None
 
     def raw(self, chunk: bytes) -> None:
         self.size += len(chunk)
@@ -87,10 +88,8 @@ class Memory:
                 out = [(self._repeat_line(earlier, digest, _recall_id(recall)), tag)]  # type: ignore[arg-type]
             else:
                 # a first run, a changed output, or a repeat shorter than the line saying so
+                self.recall = recall  # a delta's note names it
                 out = lines if line is not None else self._fresh(state, lines, earlier, call, now, folded, tag)
-                if self.kind == "delta" and not any(text.startswith(wording.RECALL_HINT) for text, _ in out):
-                    kept_id = _recall_id(recall)  # what the delta left out is the model's already; still kept
-                    out = [*out, (f"{wording.RECALL_HINT}{kept_id}]", tag)] if kept_id else out
                 self.kind = "short" if line is not None else self.kind
                 kept = recall if isinstance(recall, str) else None
                 store.remember(state, key, call, now, digest, kept, tuple(self._ids(lines, folded))[:MAX_IDS])
@@ -125,7 +124,8 @@ class Memory:
                 now: float, tag: object) -> Lines:
         seen = state["items"].setdefault(f"{self.filter_name}|{self.cwd}", {})
         out: Lines = []
-        hidden_any, after_items = False, 0
+        marked: dict[int, float] = {}  # the calls the marks refer to, with their times
+        after_items = 0
         parts = items.split([text for text, _ in lines], spec)
         tags = iter(stream for _, stream in lines)
         for item_id, texts in parts:
@@ -136,21 +136,26 @@ class Memory:
                 continue
             fp = volatile.text_fingerprint("\n".join(texts))
             before = seen.get(fp)
-            marker = wording.unchanged_item(texts[0], before[0], before[1], len(texts) - 1) if before else ""
+            marker = wording.unchanged_item(texts[0], before[0]) if before else ""
             if before is not None and before[0] < call and len(marker) < sum(len(t) + 1 for t in texts):
                 out.append((marker, streams[0]))
-                hidden_any, after_items = True, len(out)
+                marked[before[0]] = before[1]
+                after_items = len(out)
                 continue
             seen.pop(fp, None)
             seen[fp] = (call, now)
             out.extend(zip(texts, streams))
             after_items = len(out)
         gone = self._gone(earlier, {i for i, _ in parts if i is not None})
-        if gone:  # after the last failure, before the counts
-            note = (wording.no_longer_failing(gone, earlier[0]), tag)  # type: ignore[index]  # (gone: earlier is set)
-            out.insert(after_items, note)
-        if hidden_any or gone:
-            self.kind = "delta"
+        notes = [wording.no_longer_failing(gone, earlier[0])] if gone else []  # type: ignore[index]
+        if marked:
+            hinted = any(text.startswith(wording.RECALL_HINT) for text, _ in lines)
+            notes.append(wording.unchanged_note(marked, None if hinted else _recall_id(self.recall)))
+        if notes:  # after the last failure, before the counts
+            out[after_items:after_items] = [(note, tag) for note in notes]
+        if not notes or _chars(out) >= _chars(lines):
+            return lines  # nothing to say, or saying it costs more than the output itself
+        self.kind = "delta"
         return out
 
     def _ids(self, lines: Lines, folded: bool) -> list[str]:

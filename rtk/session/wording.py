@@ -44,11 +44,28 @@ def changed(path: str, earlier: Shown) -> str:
     return f"[rtk: {path} changed since call {earlier[0]} at {clock(earlier[1])}; read whole again:]"
 
 
-def unchanged_item(first_line: str, call: int, stamp: float, hidden: int) -> str:
-    return (f"{first_line}  [unchanged since call {call} at {clock(stamp)}: the same {hidden} "
-            f"line{'s' if hidden != 1 else ''} as shown there]")
+def unchanged_item(first_line: str, call: int) -> str:
+    """A failure block shown in full by `call`: its first line (the id) and a short mark."""
+    return f"{first_line}  [unchanged since call {call}]"
+
+
+def unchanged_note(calls: dict[int, float], recall_id: str | None) -> str:
+    """Once per output that has marks: what they mean, and when those calls ran."""
+    when = ", ".join(f"{call} at {clock(stamp)}" for call, stamp in sorted(calls.items()))
+    where = f"; all of it: rtk recall {recall_id}" if recall_id else ""
+    return f"[rtk: unchanged = printed exactly as shown above by call {when}{where}]"
 
 
 def no_longer_failing(ids: list[str], call: int) -> str:
-    shown = ", ".join(ids[:20]) + (f" and {len(ids) - 20} more" if len(ids) > 20 else "")
+    names = _grouped(ids)
+    shown = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
     return f"[rtk: failing in call {call}, not failing in this run: {shown}]"
+
+
+def _grouped(ids: list[str]) -> list[str]:
+    """`t.py::test_x[a]`, `t.py::test_x[b]` -> `t.py::test_x (2 cases)`: the test, without its
+    parameters when several of them stopped failing."""
+    bases: dict[str, list[str]] = {}
+    for item in ids:
+        bases.setdefault(item.split("[", 1)[0] if item.endswith("]") else item, []).append(item)
+    return [group[0] if len(group) == 1 else f"{base} ({len(group)} cases)" for base, group in bases.items()]

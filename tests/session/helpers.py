@@ -72,7 +72,8 @@ PYTEST_PROJECT = {
         "from calc import add, mul\n\n\n"
         "def test_add():\n    assert add(1, 2) == 3\n\n\n"
         "def test_add_zero():\n    assert add(0, 5) == 5\n\n\n"
-        "def test_mul():\n    assert mul(2, 3) == 6\n\n\n"
+        "def test_mul():\n    table = {i: mul(i, 3) for i in range(8)}\n"
+        "    assert table == {i: i * 3 for i in range(8)}, 'the table of 3 is wrong'\n\n\n"
         "def test_ok():\n    assert True\n"),
 }
 
