@@ -14,12 +14,15 @@ if TYPE_CHECKING:
 
 class Spec:
     """`opens(line)` -> the item id the line opens, or None; `closes`: prefixes of lines outside
-    every item (counts, summaries) that end the item before them."""
+    every item (counts, summaries) that end the item before them; `heads(line)`: a line outside
+    every item that names what the next items belong to (a diff's file line), their ids then
+    start with it; `failures`: the items are failures (a rerun names those that went away)."""
 
-    __slots__ = ("closes", "opens")
+    __slots__ = ("closes", "failures", "heads", "opens")
 
-    def __init__(self, opens: Callable[[str], str | None], closes: tuple[str, ...] = ()) -> None:
-        self.opens, self.closes = opens, closes
+    def __init__(self, opens: Callable[[str], str | None], closes: tuple[str, ...] = (),
+                 heads: Callable[[str], bool] | None = None, failures: bool = True) -> None:
+        self.opens, self.closes, self.heads, self.failures = opens, closes, heads, failures
 
 
 HINTS = ("[full output", "[rtk", "rtk:", "[... ", "... [")
@@ -62,6 +65,11 @@ def _located(line: str) -> str | None:
     return line if len(head) == 3 and head[1].isdigit() else None
 
 
+def _diff_file(line: str) -> bool:
+    """rtk's git diff names each file on a line of its own: `path (+3 -1)`, `path (new, +17)`."""
+    return bool(line) and not line.startswith(("@@", "+", "-", " ", "\\", "[")) and line.endswith(")")
+
+
 SPECS: dict[str, Spec] = {
     "pytest": Spec(_pytest,
                    ("SKIPPED", "XFAIL", "XPASS", "pytest:", "PASSED", *HINTS)),
@@ -77,15 +85,21 @@ SPECS: dict[str, Spec] = {
     "ruff": Spec(_located, ("Found ", "ruff:", "warning:", *HINTS)),
     "make": Spec(_located, ("make:", *HINTS)),
     "gcc": Spec(_located, ("gcc:", "make:", *HINTS)),
+    # git diff: a hunk shown before is its `@@` line and a mark, under its file's line
+    "git": Spec(lambda line: line if line.startswith("@@") else None, HINTS, _diff_file, failures=False),
 }
 
 
 def split(lines: Sequence[str], spec: Spec) -> list[tuple[str | None, list[str]]]:
     parts: list[tuple[str | None, list[str]]] = []
+    head = ""
     for line in lines:
         opened = spec.opens(line)
         if opened is not None:
-            parts.append((opened, [line]))
+            parts.append((f"{head}: {opened}" if head else opened, [line]))
+        elif spec.heads is not None and spec.heads(line):
+            head = line.rsplit(" (", 1)[0]
+            parts.append((None, [line]))
         elif line.startswith(spec.closes) or not parts:
             if parts and parts[-1][0] is None:
                 parts[-1][1].append(line)

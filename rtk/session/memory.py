@@ -134,7 +134,7 @@ class Memory:
                 out.extend(zip(texts, streams))
                 after_items = len(out) if item_id is not None else after_items
                 continue
-            fp = volatile.text_fingerprint("\n".join(texts))
+            fp = volatile.text_fingerprint("\n".join((item_id, *texts)))  # the id holds a diff's file
             before = seen.get(fp)
             marker = wording.unchanged_item(texts[0], before[0]) if before else ""
             if before is not None and before[0] < call and len(marker) < sum(len(t) + 1 for t in texts):
@@ -146,7 +146,7 @@ class Memory:
             seen[fp] = (call, now)
             out.extend(zip(texts, streams))
             after_items = len(out)
-        gone = self._gone(earlier, {i for i, _ in parts if i is not None})
+        gone = self._gone(earlier, {i for i, _ in parts if i is not None}) if spec.failures else []
         notes = [wording.no_longer_failing(gone, earlier[0])] if gone else []  # type: ignore[index]
         if marked:
             hinted = any(text.startswith(wording.RECALL_HINT) for text, _ in lines)

@@ -99,3 +99,18 @@ def test_an_unknown_agent_gets_no_memory_on_the_pre_path(tmp_path: Path) -> None
                              env=env, check=False)
         assert "FAILED test_calc.py::test_mul" in run.stdout and "the table of 3 is wrong" in run.stdout
         assert "ran again" not in run.stdout and "unchanged since" not in run.stdout
+
+
+def test_git_diff_names_a_hunk_shown_before_under_its_file(tmp_path: Path) -> None:
+    repo = git_repo(tmp_path)
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"], cwd=repo, check=True)
+    body = "".join(f"def function_{i}(value):\n    return value + {i}\n\n" for i in range(12))
+    for name in ("module_03.py", "module_07.py"):
+        (repo / name).write_text(body)
+    shown(repo, "git diff")
+    (repo / "module_07.py").write_text(body.replace("value + 5\n", "value + 50\n"))
+    again = shown(repo, "git diff")
+    assert "module_03.py (" in again and "  [unchanged since call 1]" in again  # the same hunk, named
+    assert "def function_11" not in again.split("module_07.py", 1)[0]
+    assert "value + 50" in again  # the changed file in full
