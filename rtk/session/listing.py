@@ -26,8 +26,12 @@ def gain_line() -> str | None:
         calls, chars = calls + more_calls, chars + more_chars
     if not calls:
         return None
-    return (f"session memory: {calls:,} calls answered from memory in {len(states):,} contexts, "
+    return (f"session memory: {_count(calls, 'call')} answered from memory in {_count(len(states), 'context')}, "
             f"{chars:,} chars not shown again (~{chars // 4:,} tokens); rtk session lists them")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def contexts() -> list[str]:
