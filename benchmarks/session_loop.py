@@ -178,6 +178,8 @@ def main() -> int:
     (base / "results.json").write_text(json.dumps(played, indent=1))  # what the model read, per mode
     counts = {mode: tokens(texts) for mode, texts in played.items()}
     repeat = [command in script[:i] for i, command in enumerate(script)]
+    half = len(FIRST_HALF)  # a repeat whose earlier runs all came before the boundary must be shown again
+    again = [repeat[i] and i >= half and command not in script[half:i] for i, command in enumerate(script)]
     print(f"{'turn':<5}{'command':<42}{'no rtk':>8}{'rtk':>8}{'memory':>8}")
     for i, command in enumerate(script):
         mark = " (repeat)" if repeat[i] else ""
@@ -185,7 +187,8 @@ def main() -> int:
         print(f"{i + 1:<5}{(command[:32] + mark):<42}{counts['raw'][i]:>8}{counts['off'][i]:>8}{counts['on'][i]:>8}"
               f"{boundary}")
     for label, keep in (("all turns", lambda i: True), ("repeat turns", lambda i: repeat[i]),
-                        ("first runs", lambda i: not repeat[i])):
+                        (" in a context", lambda i: repeat[i] and not again[i]),
+                        (" past boundary", lambda i: again[i]), ("first runs", lambda i: not repeat[i])):
         total = {mode: sum(c for i, c in enumerate(counts[mode]) if keep(i)) for mode in counts}
         share = total["on"] / total["off"] if total["off"] else 0
         print(f"{label:<14} no rtk {total['raw']:>7,}  rtk {total['off']:>7,}  memory {total['on']:>7,} "
