@@ -4,7 +4,7 @@ model reads with no rtk, with rtk and session memory off, and with session memor
 
 Usage: session_loop.py [--claude PATH] [--keep DIR]. The project is click's own source (the
 installed package), in a git repository, with three bugs put in three files (IntRange's clamp,
-`_posixify`, the prompt's default preview) and a test file of 14 failing tests; the fake model
+`_posixify`, the prompt's default preview) and a test file of 16 tests, 12 failing; the fake model
 fixes them one at a time with `sed -i`, reruns `python -m pytest -q` after each fix and between
 (once with nothing changed), runs `git status` and `git diff`, reads utils.py twice with the Read
 tool (unchanged) and termui.py's prompt code twice with `sed -n`. Halfway the session ends and is
