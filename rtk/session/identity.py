@@ -18,7 +18,7 @@ import time
 
 from rtk.session import store
 
-PENDING_SECONDS = 600.0  # a rewrite not run within this (denied, interrupted) is forgotten
+PENDING_SECONDS = 120.0  # a rewrite not run within this (denied, interrupted, a slow approval) is forgotten
 MAX_PENDING = 200
 MAIN = "main"
 
