@@ -70,6 +70,17 @@ def _diff_file(line: str) -> bool:
     return bool(line) and not line.startswith(("@@", "+", "-", " ", "\\", "[")) and line.endswith(")")
 
 
+def _indented(line: str) -> str | None:
+    """tsc's and eslint's `  L12:5 TS2322 ...` under their file's line (deeper lines: its body)."""
+    return line.strip() if line.startswith("  ") and not line.startswith("   ") else None
+
+
+def _file_line(closes: tuple[str, ...]) -> Callable[[str], bool]:
+    return lambda line: bool(line) and line[0] not in " \t" and not line.startswith(closes)
+
+
+TSC_CLOSES = ("tsc:", "Building project", "Found ", *HINTS)
+ESLINT_CLOSES = ("eslint:", "(paths below", "✖", *HINTS)
 SPECS: dict[str, Spec] = {
     "pytest": Spec(_pytest,
                    ("SKIPPED", "XFAIL", "XPASS", "pytest:", "PASSED", *HINTS)),
@@ -85,6 +96,9 @@ SPECS: dict[str, Spec] = {
     "ruff": Spec(_located, ("Found ", "ruff:", "warning:", *HINTS)),
     "make": Spec(_located, ("make:", *HINTS)),
     "gcc": Spec(_located, ("gcc:", "make:", *HINTS)),
+    "tsc": Spec(_indented, TSC_CLOSES, _file_line(TSC_CLOSES)),
+    "eslint": Spec(_indented, ESLINT_CLOSES, _file_line(ESLINT_CLOSES)),
+    "biome": Spec(_located, ("biome:", "If you wish", *HINTS)),
     # git diff: a hunk shown before is its `@@` line and a mark, under its file's line
     "git": Spec(lambda line: line if line.startswith("@@") else None, HINTS, _diff_file, failures=False),
 }
