@@ -132,23 +132,23 @@ def play(claude: Path, root: Path, mode: str) -> list[str]:
     env.pop("RTK_HOOK_AUDIT", None)
     merge_json(root / "home" / ".claude" / "settings.json", {"permissions": {"allow": ALLOW}})
     work = make_project(root, env)
-    session = _run(claude, work, env, FIRST_HALF, None)
-    results = _run(claude, work, env, FIRST_HALF + SECOND_HALF, session)
-    return results  # type: ignore[return-value]
+    session, first = _run(claude, work, env, FIRST_HALF, "fix the tests", None)
+    _run(claude, work, env, [], "/compact", session)  # the model's context is now a summary
+    _, second = _run(claude, work, env, SECOND_HALF, "go on", session)
+    return first + second
 
 
-def _run(claude: Path, work: Path, env: dict[str, str], commands: list[str], resume: str | None) -> Any:
+def _run(claude: Path, work: Path, env: dict[str, str], commands: list[str], prompt: str,
+         resume: str | None) -> tuple[str, list[str]]:
     with ScriptedModel(commands, work) as model:
         run_env = {**env, "ANTHROPIC_BASE_URL": model.url, "PWD": str(work)}
-        argv = [str(claude), "-p", "go on" if resume else "fix the tests", "--permission-mode", "default",
-                "--output-format", "json", "--max-turns", str(len(commands) + 2), *(["--resume", resume] if resume else [])]
+        argv = [str(claude), "-p", prompt, "--permission-mode", "default", "--output-format", "json",
+                "--max-turns", str(len(commands) + 2), *(["--resume", resume] if resume else [])]
         proc = subprocess.run(argv, cwd=work, env=run_env, capture_output=True, text=True, timeout=900,
                               stdin=subprocess.DEVNULL, check=False)
         if proc.returncode:
             raise SystemExit(f"claude exited {proc.returncode}: {proc.stderr[-2000:]}")
-        if resume is None:
-            return json.loads(proc.stdout)["session_id"]
-        return model.results()
+        return json.loads(proc.stdout)["session_id"], model.results()
 
 
 def tokens(texts: list[str]) -> list[int]:
@@ -183,7 +183,7 @@ def main() -> int:
     print(f"{'turn':<5}{'command':<42}{'no rtk':>8}{'rtk':>8}{'memory':>8}")
     for i, command in enumerate(script):
         mark = " (repeat)" if repeat[i] else ""
-        boundary = "  <- resumed: a boundary" if i == len(FIRST_HALF) else ""
+        boundary = "  <- compacted before it: a boundary" if i == len(FIRST_HALF) else ""
         print(f"{i + 1:<5}{(command[:32] + mark):<42}{counts['raw'][i]:>8}{counts['off'][i]:>8}{counts['on'][i]:>8}"
               f"{boundary}")
     for label, keep in (("all turns", lambda i: True), ("repeat turns", lambda i: repeat[i]),
