@@ -106,7 +106,7 @@ def handle(host: Host, raw: bytes, decide: Decide | None = None, post: PostFilte
     return outcome
 
 
-SESSION_EVENTS = frozenset({"PreCompact", "SessionStart"})
+SESSION_EVENTS = frozenset({"PreCompact", "SessionStart", "Interrupt"})
 
 
 def _for_session(payload: dict[str, Any]) -> bool:

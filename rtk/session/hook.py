@@ -1,6 +1,8 @@
 """What the hook path tells session memory, and the answers it gets (Claude Code):
 
 - `PreCompact` and `SessionStart` (any source): every context of the session ends (boundary.py);
+  so does `Interrupt` with `reason: "rewind"` (Claude Code 2.1.337: a return to an earlier
+  message), which `rtk init` does not install yet (docs/session.md);
 - `PostToolUse` of the Read tool: a re-read of an unchanged file and range is answered with the
   tool's own result object, `file.content` replaced by one line (a first read, a changed file, an
   empty one: no opinion, the model reads it as Claude gives it);
@@ -20,7 +22,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-BOUNDARY_EVENTS = frozenset({"PreCompact", "SessionStart"})
+BOUNDARY_EVENTS = frozenset({"PreCompact", "SessionStart", "Interrupt"})
 MIN_CONTENT = 200  # chars: a shorter file costs less than the line that would replace it
 
 
@@ -35,8 +37,10 @@ def handle(payload: dict[str, Any]) -> dict[str, Any] | None:
     context = identity.from_claude_payload(payload)
     if context is None:
         return None
+    if payload.get("hook_event_name") == "Interrupt" and payload.get("reason") != "rewind":
+        return None  # a stopped turn leaves what was shown in place; a rewind takes it away
     if payload.get("hook_event_name") in BOUNDARY_EVENTS:
-        source = payload.get("source") or payload.get("trigger") or ""
+        source = payload.get("source") or payload.get("trigger") or payload.get("reason") or ""
         boundary.mark(context.session_key, f"{payload.get('hook_event_name')} {source}".strip())
         return None
     if not identity.enabled():

@@ -15,6 +15,7 @@ from tests.session.helpers import git_repo, hook, payload, shown
     payload("PreCompact", trigger="auto"), payload("PreCompact", trigger="manual"),
     payload("SessionStart", source="compact"), payload("SessionStart", source="clear"),
     payload("SessionStart", source="resume"), payload("SessionStart", source="startup"),
+    payload("Interrupt", source="user", reason="rewind"),
 ])
 def test_a_boundary_hook_ends_every_context_of_the_session(tmp_path: Path, event: dict) -> None:
     repo = git_repo(tmp_path)
@@ -69,3 +70,10 @@ def test_rtk_session_lists_the_boundary(tmp_path: Path) -> None:
     lines = listing.calls("s1")
     assert lines[0] == "claude s1 main:"
     assert [line.split()[2] for line in lines[1:]] == ["first", "repeat", "boundary"]
+
+
+def test_a_stopped_turn_is_no_boundary(tmp_path: Path) -> None:
+    repo = git_repo(tmp_path)
+    shown(repo, "git status")
+    assert hook(payload("Interrupt", source="user", reason="stop")) is None
+    assert "ran again" in shown(repo, "git status")
