@@ -2,7 +2,7 @@
 
 - `PreCompact` and `SessionStart` (any source): every context of the session ends (boundary.py);
   so does `Interrupt` with `reason: "rewind"` (Claude Code 2.1.337: a return to an earlier
-  message), which `rtk init` does not install yet (docs/session.md);
+  message; a stopped turn is no boundary);
 - `PostToolUse` of the Read tool: a re-read of an unchanged file and range is answered with the
   tool's own result object, `file.content` replaced by one line (a first read, a changed file, an
   empty one: no opinion, the model reads it as Claude gives it);

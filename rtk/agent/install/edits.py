@@ -68,12 +68,14 @@ def _group(matcher: str) -> Callable[[str], JsonObject]:
 
 COPILOT_TIMEOUT = 30  # seconds: rtk reads, filters and stores up to a 5 MB saved output
 AGENTS: dict[str, Agent] = {
-    # PostToolUse also for Read, PreCompact and SessionStart: session memory (rtk/session/)
+    # PostToolUse also for Read; PreCompact, SessionStart and Interrupt (a rewind): session memory
+    # (rtk/session/). Claude Code 2.1.197 and 2.1.337 both run the other hooks with Interrupt listed.
     "claude": Agent("claude", ".claude/settings.json", ".claude/settings.json",
-                    ("PreToolUse", "PostToolUse", "PreCompact", "SessionStart"),
+                    ("PreToolUse", "PostToolUse", "PreCompact", "SessionStart", "Interrupt"),
                     _group("Bash"), matcher="Bash", config_env=("CLAUDE_CONFIG_DIR", "settings.json"),
                     legacy_files=("hooks/rtk-rewrite.sh",),
-                    event_matchers=(("PostToolUse", "Bash|Read"), ("PreCompact", ""), ("SessionStart", ""))),
+                    event_matchers=(("PostToolUse", "Bash|Read"), ("PreCompact", ""), ("SessionStart", ""),
+                                    ("Interrupt", ""))),
     "cursor": Agent("cursor", ".cursor/hooks.json", None, ("preToolUse",),
                     lambda command: {"command": command, "matcher": "Shell"},
                     nested=False, preamble={"version": 1}, legacy_files=("hooks/rtk-rewrite.sh",)),

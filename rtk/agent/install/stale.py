@@ -20,7 +20,8 @@ LOST = {"claude": "`git status`, `ls`, `cat` and the other commands that read ar
 # Claude's hooks of session memory (rtk/session/): what an install without them misses
 SESSION_LOST = {"PostToolUse": "re-reads with the Read tool are shown in full",
                 "PreCompact": "session memory learns of a compaction from the transcript alone",
-                "SessionStart": "session memory learns of /clear and resume from the transcript alone"}
+                "SessionStart": "session memory learns of /clear and resume from the transcript alone",
+                "Interrupt": "session memory does not see a rewind"}
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,11 @@ from tests.conftest import rtk_executable
 
 GROUP = {"matcher": "Bash", "hooks": [{"type": "command", "command": "rtk hook claude"}]}
 POST_GROUP = {"matcher": "Bash|Read", "hooks": [{"type": "command", "command": "rtk hook claude"}]}
-SESSION_GROUP = {"hooks": [{"type": "command", "command": "rtk hook claude"}]}  # every PreCompact/SessionStart
+SESSION_GROUP = {"hooks": [{"type": "command", "command": "rtk hook claude"}]}  # every PreCompact/SessionStart/Interrupt
 FRESH: dict[str, tuple[str, Any]] = {
     "claude": (".claude/settings.json", {"hooks": {"PreToolUse": [GROUP], "PostToolUse": [POST_GROUP],
-                                                   "PreCompact": [SESSION_GROUP], "SessionStart": [SESSION_GROUP]}}),
+                                                   "PreCompact": [SESSION_GROUP], "SessionStart": [SESSION_GROUP],
+                                                   "Interrupt": [SESSION_GROUP]}}),
     "cursor": (".cursor/hooks.json", {"version": 1, "hooks": {"preToolUse": [
         {"command": "rtk hook cursor", "matcher": "Shell"}]}}),
     "gemini": (".gemini/settings.json", {"hooks": {"BeforeTool": [

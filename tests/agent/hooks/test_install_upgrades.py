@@ -48,7 +48,7 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 
 POST = {"matcher": "Bash|Read", "hooks": [RTK]}  # the Read tool too: session memory's re-reads
-SESSION = {"PreCompact": [{"hooks": [RTK]}], "SessionStart": [{"hooks": [RTK]}]}  # its boundaries
+SESSION = {"PreCompact": [{"hooks": [RTK]}], "SessionStart": [{"hooks": [RTK]}], "Interrupt": [{"hooks": [RTK]}]}
 
 
 def full(hooks: dict[str, Any]) -> dict[str, Any]:
@@ -284,7 +284,7 @@ def test_an_old_claude_install_is_flagged_by_show_and_gain(agent_home: Path, tmp
     assert len(out) == 1 and "PostToolUse" in out[0] and "run `rtk init -g --agent claude` again" in out[0]
     note = install_note(agent_home, tmp_path)
     assert note is not None and "\n" not in note and str(path) in note and "`rtk init -g`" in note
-    assert [s.missing for s in stale_installs(agent_home, tmp_path)] == [("PostToolUse", "PreCompact", "SessionStart")]
+    assert [s.missing for s in stale_installs(agent_home, tmp_path)] == [("PostToolUse", "PreCompact", "SessionStart", "Interrupt")]
     init(agent_home)
     assert install_note(agent_home, tmp_path) is None
     out.clear()
