@@ -10,7 +10,8 @@ import os
 import sys
 
 CLICK_COMMANDS = frozenset({"gain", "recall", "config", "init", "uninstall", "pipe", "filters",
-                            "hook-audit", "discover", "verify", "trust", "untrust", "--help", "-h", "help"})
+                            "hook-audit", "discover", "verify", "trust", "untrust", "session", "--help", "-h",
+                            "help"})
 HELP_FLAGS = frozenset({"-h", "--help"})
 USAGE = ("usage: rtk [--no-tty] [--no-progress] [-v] [run [--filter NAME] --|proxy] COMMAND [ARGS...]; "
          "rtk --help for more")

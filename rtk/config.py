@@ -23,12 +23,14 @@ DEFAULTS: dict[str, dict[str, Any]] = {
                "retention_days": 14, "max_total_bytes": 512 * 1024 * 1024},
     "hooks": {"exclude_commands": [], "audit": False, "transparent_prefixes": []},
     "filters": {"disabled": []},
+    "session": {"memory": True},
     "limits": {},
 }
 ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "RTK_TRACK": ("tracking", "enabled"),
     "RTK_RECALL": ("recall", "enabled"),
     "RTK_HOOK_AUDIT": ("hooks", "audit"),
+    "RTK_SESSION_MEMORY": ("session", "memory"),
 }
 # Keys the Rust rtk's config.toml holds (`rtk config --create` there, src/core/config.rs) that
 # rtk (Python) does not read: skipped without a word on the run and hook paths (the file is

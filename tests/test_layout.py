@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 RTK = Path(__file__).resolve().parents[1] / "rtk"
-SUBSYSTEMS = ("cli", "run", "filters", "shell", "agent", "track", "gain")
+SUBSYSTEMS = ("cli", "run", "filters", "shell", "agent", "session", "track", "gain")
 MAX_TOP_MODULES = 8
 MAX_LINES = 450
 

@@ -45,13 +45,16 @@ USAGE = (f"usage: rtk hook {'|'.join(HOSTS)} < payload.json; "
 
 
 class Outcome:
-    """What a host payload led to: the answer to print and, when the engine decided, the audit."""
+    """What a host payload led to: the answer to print and, when the engine decided, the audit;
+    `argvs`: the commands of a line that will run as `rtk X` (session memory notes who runs them)."""
 
-    __slots__ = ("answer", "audit")
+    __slots__ = ("answer", "argvs", "audit")
 
-    def __init__(self, answer: Answer, audit: tuple[str, str, str] | None = None):
+    def __init__(self, answer: Answer, audit: tuple[str, str, str] | None = None,
+                 argvs: list[list[str]] | None = None):
         self.answer = answer
         self.audit = audit
+        self.argvs = argvs or []
 
 
 def main(args: list[str], decide: Decide | None = None, post: PostFilter | None = None) -> int:
@@ -86,11 +89,30 @@ def handle(host: Host, raw: bytes, decide: Decide | None = None, post: PostFilte
     payload, problem = parse_payload(raw)
     if problem:
         _warn(f"hook {host.name}: {problem}; no opinion given")
+    if host.name == "claude" and isinstance(payload, dict) and _for_session(payload):
+        from rtk.session import hook as session
+
+        return Outcome(session.handle(payload) or host.no_opinion)
     if post is not None and isinstance(payload, dict) and host.finished is not None:
         done = host.finished(payload)
         if done is not None:
             return respond_post(host, done, post)
-    return respond(host, payload, decide)
+    outcome = respond(host, payload, decide)
+    if outcome.argvs and host.name == "claude" and isinstance(payload, dict) and "session_id" in payload:
+        from rtk.session import identity  # who runs `rtk X`: session memory asks when it runs
+
+        if identity.enabled():
+            identity.note(payload, outcome.argvs)
+    return outcome
+
+
+SESSION_EVENTS = frozenset({"PreCompact", "SessionStart", "Interrupt"})
+
+
+def _for_session(payload: dict[str, Any]) -> bool:
+    """Claude's payloads for session memory alone: boundaries and the Read tool's results."""
+    event = payload.get("hook_event_name")
+    return event in SESSION_EVENTS or (event == "PostToolUse" and payload.get("tool_name") == "Read")
 
 
 def parse_payload(raw: bytes) -> tuple[Any, str | None]:
@@ -125,6 +147,8 @@ def respond(host: Host, payload: Any, decide: Decide | None = None) -> Outcome:
     rtk = program.name(login_shell=host.name in LOGIN_SHELL_HOSTS)
     decision = (decide or _engine())(call.command, host.name, cwd=call.cwd, program=rtk)
     action = audit_action(decision.code, call.command, decision.command)
+    if action == "skip:none":  # already `rtk X`: it runs as typed, and memory needs its context
+        return Outcome(host.no_opinion, (action, call.command, ""), _argvs(decision))
     if action not in ("rewrite", "ask"):
         return Outcome(host.no_opinion, (action, call.command, ""))
     permission = host.permission(call, decision)
@@ -135,7 +159,12 @@ def respond(host: Host, payload: Any, decide: Decide | None = None) -> Outcome:
     if permission == SKIP:
         return Outcome(host.no_opinion, ("skip:defer", call.command, ""))
     action = "rewrite" if permission == "allow" else "ask"
-    return Outcome(call.answer(decision.command, permission), (action, call.command, decision.command))
+    return Outcome(call.answer(decision.command, permission), (action, call.command, decision.command),
+                   _argvs(decision))
+
+
+def _argvs(decision: Decision) -> list[list[str]]:
+    return [list(seg.argv) for seg in decision.segments if seg.argv]
 
 
 def respond_post(host: Host, done: Finished, post: PostFilter) -> Outcome:

@@ -136,6 +136,10 @@ def _notes(report: Report) -> list[str]:
         notes.append("tracking is off (RTK_TRACK=0 or [tracking] enabled = false): new runs are not recorded")
     if stale := install_note():
         notes.append(stale)
+    from rtk.session.listing import gain_line
+
+    if memory := gain_line():
+        notes.append(memory)
     return notes
 
 

@@ -62,6 +62,7 @@ VERBS = (
     ("rtk.cli.uninstall", "uninstall"),
     ("rtk.cli.hook_audit", "hook_audit"), ("rtk.cli.discover", "discover"),
     ("rtk.cli.verify", "verify_cmd"), ("rtk.cli.trust", "trust_cmd"), ("rtk.cli.trust", "untrust_cmd"),
+    ("rtk.cli.session", "session_cmd"),
 )
 
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from rtk.filters.readmap import ReadMap
     from rtk.run.writer import Writer
+    from rtk.session.memory import Memory
 
 # the map of a reader's output past the window: at most twice the tokens of the host's preview
 # (estimated; 1.8 leaves room for the estimate's error), its outline and end cut down to fit
@@ -32,9 +33,11 @@ class BudgetedWriter:
 
     `failing`: the tighter window of a failing run (Claude Code: 10,000 chars), folded in step
     with the whole one, so that either can be written once the exit code is known; with the
-    filter's `failure_head`, a failing run's form lists every failure first (failwindow.py)."""
+    filter's `failure_head`, a failing run's form lists every failure first (failwindow.py).
+    `memory`: the context's session memory, which decides on the whole output (nothing goes early)."""
 
-    def __init__(self, writer: Writer, limit: int, failing: int | None = None, filt: object = None) -> None:
+    def __init__(self, writer: Writer, limit: int, failing: int | None = None, filt: object = None,
+                 memory: Memory | None = None) -> None:
         self.inner = writer
         self.limit = limit
         self.fold = Fold(limit, PathOutline(), marker_tag=Stream.STDOUT)  # a left-out run names its files
@@ -49,7 +52,8 @@ class BudgetedWriter:
         self.held_bytes = 0
         self.closed = False
         self.written = 0  # lines of the start written at once (see Fold.sure)
-        self.streaming = self.read_map is None  # until a line is not sure to be printed as it is
+        self.streaming = self.read_map is None and memory is None  # until a line is not sure to be printed as is
+        self.memory = memory
         self.held_lines = 0
         self.open_end = False
 
@@ -107,8 +111,19 @@ class BudgetedWriter:
         if self.window is not None:
             self.window.summary_starts()
 
-    def close(self, recall_id: str | None, exit_code: int = 0) -> None:
-        """Write all that was held, folded to the limit when it is over it."""
+    def close(self, recall_id: str | None, exit_code: int = 0,
+              keep: Callable[[bool], str | None] | None = None) -> str | None:
+        """Write all that was held, folded to the limit when it is over it. `keep(True)` stores the
+        raw output for recall when session memory needs an id to name (none was kept yet),
+        `keep(False)` lets it go when it did not: the id kept, or None."""
+        kept: list[str | None] = []
+
+        def once() -> str | None:
+            if not kept:
+                kept.append(keep(True))  # type: ignore[misc]
+            return kept[0]
+        if self.memory is not None:
+            self.memory.exit_code = exit_code
         self.closed = True
         hint = recall_hint(recall_id) if recall_id else None
         fold = self.failing if exit_code != 0 and self.failing is not None else self.fold
@@ -117,11 +132,18 @@ class BudgetedWriter:
             held = self.window.render(hint, recall_id) or held
         if fold.folded and hint is not None and sum(1 for text, _ in held if text == hint) > 1:
             held = _without_first(held, hint)  # the pipeline's own hint was held too
-        if self._mapping():
+        mapped = self._mapping()
+        if mapped:
             held = _smaller(held, sized_map(self.read_map, recall_id))  # type: ignore[arg-type]
+        if self.memory is not None:
+            held = self.memory.apply(held, recall_id or (once if keep else None), fold.folded or mapped,
+                                     Stream.STDOUT)
         open_end = self.open_end and len(held) == self.held_lines and not fold.folded  # held whole, as it came
         self.inner.write((Line(text, stream) for text, stream in held[self.written:]),  # type: ignore[arg-type]
                          open_end=open_end)
+        if keep is not None and not kept:
+            keep(False)  # nothing named it: the spool goes, as for any unelided run
+        return kept[0] if kept else None
 
     def _mapping(self) -> bool:
         """A reader's output past the host's window: a map may stand for it."""

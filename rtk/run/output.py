@@ -37,9 +37,15 @@ class RunOutput:
         self.accountant = accounting.start(argv, filter_name)
         on_raw = self.accountant.raw if self.accountant else None
         self.writer = Writer(self.accountant.printed if self.accountant else None, colour_fds)
+        limit = host_limit(os.environ, cfg.limits)
+        memory = None
+        if limit is not None:  # session memory: only where the whole output is held (Claude Code)
+            from rtk.session.start import for_run
+
+            memory = for_run(argv, filter_name, cfg)
         self.pipeline: OutputPipeline | PassthroughPipeline = build_pipeline(
-            argv, filter_name, cfg, self.writer, on_raw, char_limit=host_limit(os.environ, cfg.limits),
-            failing_limit=failing_limit(os.environ, cfg.limits), maps=host_of(os.environ) == "claude")
+            argv, filter_name, cfg, self.writer, on_raw, char_limit=limit,
+            failing_limit=failing_limit(os.environ, cfg.limits), maps=host_of(os.environ) == "claude", memory=memory)
 
     def feed(self, chunk: bytes, stream: Stream) -> None:
         self.pipeline.feed(chunk, stream)

@@ -19,6 +19,7 @@ from rtk.filters import registry as filters
 from rtk.filters.base import FilterContext, Line, Stream, deque, recall_hint, strip_ansi
 from rtk.recall import RawSpool
 from rtk.run.estimate import pieces
+from rtk.run.outcome import Outcome, PassthroughPipeline
 from rtk.run.splitter import LineSplitter
 from rtk.run.writer import Writer
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from rtk.filters.base import Filter
+    from rtk.session.memory import Memory
 
 HOLD_LINES = 30
 HOLD_BYTES = 1 << 20  # a short output is short in bytes too: lines can be 1 MiB each (the splitter's cap)
@@ -42,31 +44,21 @@ TAIL_HEADER_BYTES, TAIL_HEADER_TOKENS = 80, 24  # room for the raw tail's header
 SAVED_BYTES_PER_TOKEN = 8  # what the filter dropped, counted in tokens at its densest plausible
 
 
-class Outcome:
-    """What a finished pipeline hands to accounting (a plain class: `dataclasses` costs ms)."""
-
-    __slots__ = ("filter_error", "printed_bytes", "raw_bytes", "recall_id")
-
-    def __init__(self, recall_id: str | None, filter_error: str | None, raw_bytes: int,
-                 printed_bytes: int) -> None:
-        self.recall_id, self.filter_error = recall_id, filter_error
-        self.raw_bytes, self.printed_bytes = raw_bytes, printed_bytes
-
-
 class OutputPipeline:
     """Feed it the child's chunks per stream, then `finish(exit_code)` once both streams ended."""
 
     def __init__(self, filt: Filter, writer: Writer, spool: RawSpool | None, *, filter_name: str,
                  command: str | Sequence[str], on_raw: Callable[[bytes], None] | None = None,
                  hold_seconds: float | None = HOLD_SECONDS, char_limit: int | None = None,
-                 failing_limit: int | None = None) -> None:
+                 failing_limit: int | None = None, memory: Memory | None = None) -> None:
         self.filter = filt
         self.filter_name = filter_name
         self.writer = writer
         if char_limit is not None:  # a host that cuts long outputs (Claude Code): hold all, fold to fit
             from rtk.run.budgeted import BudgetedWriter
 
-            self.writer = BudgetedWriter(writer, char_limit, failing_limit, filt)  # type: ignore[assignment]
+            self.writer = BudgetedWriter(writer, char_limit, failing_limit, filt, memory)  # type: ignore[assignment]
+        self._memory = memory if char_limit is not None else None  # it reads what the budget holds
         self._spool = spool
         self._command = command
         self._on_raw = on_raw
@@ -97,6 +89,8 @@ class OutputPipeline:
             self._spool.write(chunk)
         if self._on_raw is not None:
             self._on_raw(chunk)
+        if self._memory is not None:
+            self._memory.raw(chunk)
         splitter = self._splitters[stream]
         if len(chunk) + 1 < splitter.room and not splitter.passing:  # the common case: no long line
             self._feed_text(chunk, stream, splitter)
@@ -238,14 +232,17 @@ class OutputPipeline:
             self.writer.write(self._held_raw, open_end=self._open_raw_end == len(self._held_raw))
             # raw is no larger: nothing elided, nothing to recall
             self._holding, closing, elided = False, [], False
+            if self._memory is not None:
+                self._memory.raw_printed = True
         wanted = spool_id if elided or self.bytes_replaced else None
         if wanted is None and self._spool is not None and self._over_budget(closing, exit_code):
             wanted = self._spool.recall_id  # the host's limit will fold it: keep it for recall
-        recall_id = self._store(wanted, exit_code)
+        lazy = self._memory is not None and wanted is None and self._spool is not None  # memory may name it
+        recall_id = None if lazy else self._store(wanted, exit_code)
         self.release_hold()
         getattr(self.writer, "summary_starts", lambda: None)()  # what follows: a failure window's summary
         self.writer.write(closing + self._hints(elided, recall_id))
-        self._close_budget(recall_id, exit_code)
+        recall_id = self._close_budget(recall_id, exit_code, lazy)
         return Outcome(recall_id, self.filter_error, self.raw_bytes, self.writer.printed_bytes)
 
     def _over_budget(self, closing: list[Line], exit_code: int) -> bool:
@@ -253,11 +250,14 @@ class OutputPipeline:
         fits_with = getattr(self.writer, "fits_with", None)
         return fits_with is not None and not fits_with(closing, exit_code)
 
-    def _close_budget(self, recall_id: str | None, exit_code: int) -> None:
-        """Under a host's char limit: write what was held, folded when over it (kept for recall)."""
-        close = getattr(self.writer, "close", None)
-        if close is not None:
-            close(recall_id, exit_code)
+    def _close_budget(self, recall_id: str | None, exit_code: int = 0, lazy: bool = False) -> str | None:
+        """Under a host's char limit: write what was held, folded when over it (kept for recall);
+        session memory may replace it (`lazy`: the spool is kept only if a line names its id)."""
+        close, spool = getattr(self.writer, "close", None), self._spool
+        if close is None:
+            return recall_id
+        keep = (lambda wanted: self._store(spool.recall_id if wanted else None, exit_code)) if lazy and spool else None
+        return close(recall_id, exit_code, keep) or recall_id  # type: ignore[no-any-return]
 
     def _summary_only_adds(self, closing: list[Line], elided: bool) -> bool:
         """Streamed output the filter dropped nothing from, whose closing lines would make it larger."""
@@ -385,41 +385,15 @@ def _clearly_smaller(filtered: list[Line], raw: list[Line]) -> bool:
     return _size(filtered) < _size(raw) and estimate_tokens(filtered) + margin <= raw_tokens
 
 
-class PassthroughPipeline:
-    """`rtk proxy` and disabled filters: the child's bytes go through untouched (still counted)."""
-
-    filter_name = "passthrough"
-    filter_error: str | None = None
-
-    def __init__(self, writer: Writer, on_raw: Callable[[bytes], None] | None = None) -> None:
-        self.writer = writer
-        self._on_raw = on_raw
-        self.raw_bytes = 0
-
-    def feed(self, chunk: bytes, stream: Stream) -> None:
-        self.raw_bytes += len(chunk)
-        if self._on_raw is not None:
-            self._on_raw(chunk)
-        self.writer.write_bytes(chunk, stream)
-
-    def end_of_stream(self, stream: Stream) -> None:
-        pass
-
-    def release_hold(self) -> None:
-        pass
-
-    def finish(self, exit_code: int) -> Outcome:
-        return Outcome(None, None, self.raw_bytes, self.writer.printed_bytes)
-
-
 def build_pipeline(argv: Sequence[str], filter_name: str, cfg: config.Config, writer: Writer,
                    on_raw: object = None, hold_seconds: float | None = HOLD_SECONDS,
                    char_limit: int | None = None, failing_limit: int | None = None, maps: bool = False,
-                   ) -> OutputPipeline | PassthroughPipeline:
+                   memory: Memory | None = None) -> OutputPipeline | PassthroughPipeline:
     """`char_limit`: the host cuts outputs longer than this (budget.host_limit); filters that can
     fit themselves to it (a file read) read it as the `output_max_chars` limit. `failing_limit`:
     the tighter cut of a failing command's output (budget.failing_limit, the run path only).
-    `maps`: past `char_limit` the host shows a preview (Claude Code): a reader's output may be a map."""
+    `maps`: past `char_limit` the host shows a preview (Claude Code): a reader's output may be a map.
+    `memory`: the context's session memory (rtk.session), used only under such a host (it holds the output)."""
     if filter_name == "passthrough":
         return PassthroughPipeline(writer, on_raw)  # type: ignore[arg-type]
     limits = cfg.limits if char_limit is None else {**cfg.limits, "output_max_chars": char_limit}
@@ -431,7 +405,8 @@ def build_pipeline(argv: Sequence[str], filter_name: str, cfg: config.Config, wr
         filt = mapped(filt, argv, filter_name)
     return OutputPipeline(filt, writer, spool, filter_name=filter_name,
                           command=tuple(argv), on_raw=on_raw,  # type: ignore[arg-type]
-                          hold_seconds=hold_seconds, char_limit=char_limit, failing_limit=failing_limit)
+                          hold_seconds=hold_seconds, char_limit=char_limit, failing_limit=failing_limit,
+                          memory=memory)
 
 
 def _open_spool(cfg: config.Config) -> recall.RawSpool | None:

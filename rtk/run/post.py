@@ -82,8 +82,12 @@ def _filter(host: str, done: Finished, argv: list[str]) -> str | None:
 
     accountant = accounting.start(argv, name)
     writer = TextWriter(accountant.printed if accountant else None)
+    from rtk.session.start import for_post
+
+    memory = for_post(getattr(done, "context", None), argv, name, cfg)
     pipeline = build_pipeline(argv, name, cfg, writer, accountant.raw if accountant else None, hold_seconds=None,
-                              char_limit=host_limit(os.environ, cfg.limits), maps=bool(done.preview_limit))
+                              char_limit=host_limit(os.environ, cfg.limits), maps=bool(done.preview_limit),
+                              memory=memory)
     for chunk in chunks:
         pipeline.feed(chunk, Stream.STDOUT)
     outcome = pipeline.finish(done.exit_code)

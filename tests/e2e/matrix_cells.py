@@ -84,11 +84,14 @@ def _run(argv: list[str] | str, work: Path, env: dict[str, str]) -> str:
 def reference(cell: Cell, work: Path, env: dict[str, str]) -> Reference:
     raw = _run(cell.command, work, env)
     rtk = _run(f"{rtk_executable()[0]} {cell.command}", work, env) if cell.filtered else ""
+    # under Claude Code a reader's output past its window is a map (rtk/filters/readmap.py): its
+    # lines are rtk's own too
+    claude = _run(f"{rtk_executable()[0]} {cell.command}", work, {**env, "CLAUDECODE": "1"}) if cell.filtered else ""
     raw_lines = {fold(line.strip()) for line in raw.splitlines()}
-    rtk_lines = [
-        line.strip() for line in rtk.splitlines()
+    rtk_lines = list(dict.fromkeys(
+        line.strip() for line in (rtk + "\n" + claude).splitlines()
         if line.strip() and RECALL not in line and fold(line.strip()) not in raw_lines
-    ]
+    ))
     return Reference(raw, rtk, facts(cell, raw, work), rtk_lines)
 
 

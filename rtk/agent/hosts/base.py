@@ -59,8 +59,8 @@ class Finished:
     `answer(text)` the host's replacement answer. `preview_limit`: the host shows the model only a
     short preview of outputs over this many characters (Claude Code: 30,000), 0 when it does not."""
 
-    __slots__ = ("_respond", "command", "cwd", "exit_code", "frame", "partial", "preview_limit", "saved",
-                 "saved_tail", "text")
+    __slots__ = ("_respond", "command", "context", "cwd", "exit_code", "frame", "partial", "preview_limit",
+                 "saved", "saved_tail", "text")
 
     def __init__(self, command: str, cwd: str | None, text: str, exit_code: int,
                  respond: Callable[[str], JsonObject], *, saved: str | None = None,
@@ -70,6 +70,7 @@ class Finished:
         self.saved, self.preview_limit = saved, preview_limit
         self.saved_tail = saved_tail  # the end of the output as the host showed it: the file must end so
         self.partial = False  # set when the saved file turned out short of that end (audit: post:partial)
+        self.context: object = None  # the conversation context, when the host names it (rtk.session)
         self.frame: Callable[[str], str] = frame or _same
         self._respond = respond
 

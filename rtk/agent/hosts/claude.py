@@ -53,9 +53,13 @@ def finished(payload: JsonObject) -> Finished | None:
     text = stdout + ("\n" + stderr if isinstance(stderr, str) and stderr.strip() else "")
     saved = response.get("persistedOutputPath")
     interpreted = response.get("returnCodeInterpretation")
-    return Finished(command, text_of(payload, "cwd") or None, text, 1 if interpreted else 0,
+    done = Finished(command, text_of(payload, "cwd") or None, text, 1 if interpreted else 0,
                     lambda new: post_answer(response, new),
                     saved=saved if isinstance(saved, str) and saved else None, preview_limit=PREVIEW_LIMIT)
+    from rtk.session.identity import from_claude_payload
+
+    done.context = from_claude_payload(payload)  # session memory: whose context this output joins
+    return done
 
 
 def post_answer(response: JsonObject, text: str) -> JsonObject:

@@ -39,6 +39,19 @@ class Agent:
     old_events: tuple[str, ...] = ()  # rtk entries there are taken out
     legacy_files: tuple[str, ...] = ()  # upstream's old hook scripts, beside the hook file
     top_level: bool = False  # the events are the document's own keys (Droid's hooks.json), not under `hooks`
+    # event -> its own matcher ("" for none: every call of the event), where it is not `matcher`
+    event_matchers: tuple[tuple[str, str], ...] = ()
+
+    def matcher_for(self, event: str) -> str:
+        return dict(self.event_matchers).get(event, self.matcher)
+
+    def entry(self, event: str, command: str) -> JsonObject:
+        """rtk's entry under `event`: the agent's usual one, or a group with the event's matcher."""
+        if event not in dict(self.event_matchers):
+            return self.make_entry(command)
+        matcher = self.matcher_for(event)
+        hooks = {"hooks": [{"type": "command", "command": command}]}
+        return {"matcher": matcher, **hooks} if matcher else hooks
 
     def global_file(self, home: Path) -> Path:
         """The global file, in the directory the agent's own variable names when it is set."""
@@ -56,9 +69,14 @@ def _group(matcher: str) -> Callable[[str], JsonObject]:
 
 COPILOT_TIMEOUT = 30  # seconds: rtk reads, filters and stores up to a 5 MB saved output
 AGENTS: dict[str, Agent] = {
-    "claude": Agent("claude", ".claude/settings.json", ".claude/settings.json", ("PreToolUse", "PostToolUse"),
+    # PostToolUse also for Read; PreCompact, SessionStart and Interrupt (a rewind): session memory
+    # (rtk/session/). Claude Code 2.1.197 and 2.1.337 both run the other hooks with Interrupt listed.
+    "claude": Agent("claude", ".claude/settings.json", ".claude/settings.json",
+                    ("PreToolUse", "PostToolUse", "PreCompact", "SessionStart", "Interrupt"),
                     _group("Bash"), matcher="Bash", config_env=("CLAUDE_CONFIG_DIR", "settings.json"),
-                    legacy_files=("hooks/rtk-rewrite.sh",)),
+                    legacy_files=("hooks/rtk-rewrite.sh",),
+                    event_matchers=(("PostToolUse", "Bash|Read"), ("PreCompact", ""), ("SessionStart", ""),
+                                    ("Interrupt", ""))),
     "cursor": Agent("cursor", ".cursor/hooks.json", None, ("preToolUse",),
                     lambda command: {"command": command, "matcher": "Shell"},
                     nested=False, preamble={"version": 1}, legacy_files=("hooks/rtk-rewrite.sh",)),
@@ -121,11 +139,13 @@ def hook_commands(doc: JsonObject, agent: Agent) -> list[JsonObject]:
 
 
 def missing_events(doc: JsonObject, agent: Agent) -> list[str]:
-    """The events an rtk install here lacks (an install older than the post path, a pre hook left
-    under an old event): empty when rtk is not installed at all or fully."""
+    """The events an rtk install here lacks or holds in an older shape (an install older than the
+    post path or session memory, a pre hook left under an old event): empty when rtk is not
+    installed at all or fully."""
     if not hook_commands(doc, agent):
         return []
-    return [event for event in agent.events if not _rtk_hooks(doc, agent, event)]
+    return [event for event in agent.events
+            if not any(_in_shape(agent, entry, hook, event) for entry, hook in _rtk_hooks(doc, agent, event))]
 
 
 def _rtk_hooks(doc: JsonObject, agent: Agent, event: str) -> list[tuple[JsonObject, JsonObject]]:
@@ -149,12 +169,12 @@ def rtk_entry(hook: object, agent: str) -> bool:
         and is_rtk_hook(hook.get("command"), agent)
 
 
-def _in_shape(agent: Agent, entry: JsonObject, hook: JsonObject) -> bool:
+def _in_shape(agent: Agent, entry: JsonObject, hook: JsonObject, event: str = "") -> bool:
     """Our current entry except perhaps the program: then only the command needs updating."""
     if legacy_script(hook.get("command")) is not None:
         return False
     if agent.nested:
-        return entry.get("matcher") == agent.matcher and hook.get("type") == "command"
+        return entry.get("matcher", "") == agent.matcher_for(event) and hook.get("type") == "command"
     return hook == agent.make_entry(hook["command"])
 
 
@@ -182,7 +202,7 @@ def _place(doc: JsonObject, agent: Agent, event: str, command: str) -> str:
     """rtk's entry under one event: kept, its command updated, put in place of rtk's entries of
     another shape (where the first of them was), or appended."""
     found = _rtk_hooks(doc, agent, event)
-    if len(found) == 1 and _in_shape(agent, *found[0]):
+    if len(found) == 1 and _in_shape(agent, *found[0], event):
         hook = found[0][1]
         if hook["command"] == command:
             return "present"
@@ -190,7 +210,7 @@ def _place(doc: JsonObject, agent: Agent, event: str, command: str) -> str:
         return "updated"
     entries = _entries(doc, agent, create=True, event=event)
     if not found:
-        entries.append(agent.make_entry(command))
+        entries.append(agent.entry(event, command))
         return "added"
     placed: list[Any] = []
     done = False
@@ -199,7 +219,7 @@ def _place(doc: JsonObject, agent: Agent, event: str, command: str) -> str:
         if rest is not None:
             placed.append(rest)
         if rest is not item and not done:
-            placed.append(agent.make_entry(command))
+            placed.append(agent.entry(event, command))
             done = True
     entries[:] = placed
     return "updated"

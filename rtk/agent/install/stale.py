@@ -17,6 +17,11 @@ WATCHED = ("claude", "copilot")
 LABELS = {"claude": "Claude Code", "copilot": "Copilot"}
 LOST = {"claude": "`git status`, `ls`, `cat` and the other commands that read are not compressed",
         "copilot": "no command is compressed"}
+# Claude's hooks of session memory (rtk/session/): what an install without them misses
+SESSION_LOST = {"PostToolUse": "re-reads with the Read tool are shown in full",
+                "PreCompact": "session memory learns of a compaction from the transcript alone",
+                "SessionStart": "session memory learns of /clear and resume from the transcript alone",
+                "Interrupt": "session memory does not see a rewind"}
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,7 @@ class Stale:
     path: Path
     missing: tuple[str, ...]
     global_: bool
+    path_has_post: bool = False  # Claude's PostToolUse hook is there, for Bash alone (before session memory)
 
     def rerun(self) -> str:
         """The command that upgrades this install."""
@@ -33,7 +39,14 @@ class Stale:
 
     def line(self) -> str:
         return (f"rtk's {LABELS[self.agent]} hook in {self.path} was installed by an older rtk (no "
-                f"{', '.join(self.missing)} hook): {LOST[self.agent]}; run `{self.rerun()}` again")
+                f"{', '.join(self.missing)} hook): {self.lost()}; run `{self.rerun()}` again")
+
+    def lost(self) -> str:
+        """What the missing hooks cost: the post path itself, or (an install made before session
+        memory, whose PostToolUse hook serves Bash alone) what session memory needs."""
+        if self.agent == "claude" and self.path_has_post:
+            return "; ".join(dict.fromkeys(SESSION_LOST[e] for e in self.missing if e in SESSION_LOST))
+        return LOST[self.agent]
 
 
 def stale_installs(home: Path | None = None, cwd: Path | None = None) -> list[Stale]:
@@ -43,7 +56,7 @@ def stale_installs(home: Path | None = None, cwd: Path | None = None) -> list[St
         agent = AGENTS[name]
         for path, global_ in _places(agent, home, cwd):
             if missing := _missing(agent, path):
-                found.append(Stale(name, path, tuple(missing), global_))
+                found.append(Stale(name, path, tuple(missing), global_, _has_post(agent, path)))
     return found
 
 
@@ -64,6 +77,15 @@ def _missing(agent: Agent, path: Path) -> list[str]:
         return missing_events(_document(path), agent)
     except ShapeError:
         return []
+
+
+def _has_post(agent: Agent, path: Path) -> bool:
+    from rtk.agent.install.edits import _rtk_hooks
+
+    try:
+        return bool(_rtk_hooks(_document(path), agent, "PostToolUse"))
+    except ShapeError:
+        return False
 
 
 def _places(agent: Agent, home: Path, cwd: Path) -> list[tuple[Path, bool]]:

@@ -25,8 +25,12 @@ from rtk.agent.install.files import dump_json
 from tests.conftest import rtk_executable
 
 GROUP = {"matcher": "Bash", "hooks": [{"type": "command", "command": "rtk hook claude"}]}
+POST_GROUP = {"matcher": "Bash|Read", "hooks": [{"type": "command", "command": "rtk hook claude"}]}
+SESSION_GROUP = {"hooks": [{"type": "command", "command": "rtk hook claude"}]}  # every PreCompact/SessionStart/Interrupt
 FRESH: dict[str, tuple[str, Any]] = {
-    "claude": (".claude/settings.json", {"hooks": {"PreToolUse": [GROUP], "PostToolUse": [GROUP]}}),
+    "claude": (".claude/settings.json", {"hooks": {"PreToolUse": [GROUP], "PostToolUse": [POST_GROUP],
+                                                   "PreCompact": [SESSION_GROUP], "SessionStart": [SESSION_GROUP],
+                                                   "Interrupt": [SESSION_GROUP]}}),
     "cursor": (".cursor/hooks.json", {"version": 1, "hooks": {"preToolUse": [
         {"command": "rtk hook cursor", "matcher": "Shell"}]}}),
     "gemini": (".gemini/settings.json", {"hooks": {"BeforeTool": [
@@ -99,7 +103,7 @@ def test_existing_settings_keep_other_hooks_keys_and_order(agent_home: Path) -> 
     assert list(doc) == list(USER_SETTINGS)
     assert doc["hooks"]["PreToolUse"] == [*USER_SETTINGS["hooks"]["PreToolUse"], GROUP]
     assert {k: v for k, v in doc.items() if k != "hooks"} == {k: v for k, v in USER_SETTINGS.items() if k != "hooks"}
-    assert doc["hooks"]["PostToolUse"] == [*USER_SETTINGS["hooks"]["PostToolUse"], GROUP]
+    assert doc["hooks"]["PostToolUse"] == [*USER_SETTINGS["hooks"]["PostToolUse"], POST_GROUP]
     assert Path(f"{path}.bak").read_bytes() == original
     assert any(f"{path}.bak" in line for line in lines)
 

@@ -47,22 +47,34 @@ def snapshot(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+POST = {"matcher": "Bash|Read", "hooks": [RTK]}  # the Read tool too: session memory's re-reads
+SESSION = {"PreCompact": [{"hooks": [RTK]}], "SessionStart": [{"hooks": [RTK]}], "Interrupt": [{"hooks": [RTK]}]}
+
+
+def full(hooks: dict[str, Any]) -> dict[str, Any]:
+    """An install as this rtk leaves it: the session memory's boundary hooks after the others."""
+    return {**hooks, **SESSION}
+
+
 CLAUDE_UPGRADES = [
     # (what an older install left, what rtk init makes of it)
-    ({"hooks": {"PreToolUse": [GROUP]}}, {"hooks": {"PreToolUse": [GROUP], "PostToolUse": [GROUP]}}),
+    ({"hooks": {"PreToolUse": [GROUP]}}, {"hooks": full({"PreToolUse": [GROUP], "PostToolUse": [POST]})}),
     ({"model": "x", "hooks": {"PreToolUse": [EDIT, GROUP, GUARD], "PostToolUse": [LOG]}, "env": {}},
-     {"model": "x", "hooks": {"PreToolUse": [EDIT, GROUP, GUARD], "PostToolUse": [LOG, GROUP]}, "env": {}}),
+     {"model": "x", "hooks": full({"PreToolUse": [EDIT, GROUP, GUARD], "PostToolUse": [LOG, POST]}), "env": {}}),
     ({"hooks": {"PreToolUse": [EDIT, LEGACY, GUARD]}},
-     {"hooks": {"PreToolUse": [EDIT, GROUP, GUARD], "PostToolUse": [GROUP]}}),
+     {"hooks": full({"PreToolUse": [EDIT, GROUP, GUARD], "PostToolUse": [POST]})}),
     ({"hooks": {"PreToolUse": [GUARD_AND_RTK, EDIT]}},  # a Bash group shared with the user's hook is ours too
-     {"hooks": {"PreToolUse": [GUARD_AND_RTK, EDIT], "PostToolUse": [GROUP]}}),
+     {"hooks": full({"PreToolUse": [GUARD_AND_RTK, EDIT], "PostToolUse": [POST]})}),
     ({"hooks": {"PreToolUse": [{**GUARD_AND_RTK, "matcher": "*"}, EDIT]}},
-     {"hooks": {"PreToolUse": [{**GUARD, "matcher": "*"}, GROUP, EDIT], "PostToolUse": [GROUP]}}),
+     {"hooks": full({"PreToolUse": [{**GUARD, "matcher": "*"}, GROUP, EDIT], "PostToolUse": [POST]})}),
     ({"hooks": {"PreToolUse": [OLD_PROGRAM], "PostToolUse": [LOG, OLD_PROGRAM]}},
-     {"hooks": {"PreToolUse": [GROUP], "PostToolUse": [LOG, GROUP]}}),
+     {"hooks": full({"PreToolUse": [GROUP], "PostToolUse": [LOG, POST]})}),
     ({"hooks": {"PreToolUse": [GROUP, EDIT, GROUP]}},
-     {"hooks": {"PreToolUse": [GROUP, EDIT], "PostToolUse": [GROUP]}}),
-    ({"hooks": {"PostToolUse": [GROUP]}}, {"hooks": {"PostToolUse": [GROUP], "PreToolUse": [GROUP]}}),
+     {"hooks": full({"PreToolUse": [GROUP, EDIT], "PostToolUse": [POST]})}),
+    ({"hooks": {"PostToolUse": [GROUP]}}, {"hooks": full({"PostToolUse": [POST], "PreToolUse": [GROUP]})}),
+    # an install from before session memory: the Read matcher and the boundary hooks are added
+    ({"hooks": {"PreToolUse": [GROUP], "PostToolUse": [LOG, GROUP]}},
+     {"hooks": full({"PreToolUse": [GROUP], "PostToolUse": [LOG, POST]})}),
 ]
 
 
@@ -289,7 +301,7 @@ def test_an_old_claude_install_is_flagged_by_show_and_gain(agent_home: Path, tmp
     assert len(out) == 1 and "PostToolUse" in out[0] and "run `rtk init -g --agent claude` again" in out[0]
     note = install_note(agent_home, tmp_path)
     assert note is not None and "\n" not in note and str(path) in note and "`rtk init -g`" in note
-    assert [s.missing for s in stale_installs(agent_home, tmp_path)] == [("PostToolUse",)]
+    assert [s.missing for s in stale_installs(agent_home, tmp_path)] == [("PostToolUse", "PreCompact", "SessionStart", "Interrupt")]
     init(agent_home)
     assert install_note(agent_home, tmp_path) is None
     out.clear()
