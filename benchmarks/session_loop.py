@@ -25,13 +25,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e import fake_model_wire as wire
-from tests.e2e.fake_model_server import FakeModel
+from tests.e2e.fake_model_server import ReadingModel
 from tests.e2e.hosts import hermetic_env, host_bin, init_hook, merge_json
 
 BUGS = [  # (file, right, wrong)
@@ -88,22 +86,6 @@ SECOND_HALF = [PYTEST, PROMPT_CODE, fix(2), PYTEST, "git status", "git diff", "g
 ALLOW = ["Bash(python -m pytest:*)", "Bash(sed -i:*)", "Bash(sed -n:*)", "Bash(git status)", "Bash(git diff)", "Read"]
 
 
-class ScriptedModel(FakeModel):
-    """The fake model, with `READ path` turns answered by a Read tool call."""
-
-    def __init__(self, commands: list[str], work: Path) -> None:
-        super().__init__(commands)
-        self.work = work
-
-    def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
-        blocks = wire.anthropic_reply(self.next_command, body)
-        for block in blocks:
-            command = block.get("input", {}).get("command", "")
-            if block.get("type") == "tool_use" and command.startswith("READ "):
-                block.update(name="Read", input={"file_path": str(self.work / command[5:])})
-        return blocks
-
-
 def make_project(root: Path, env: dict[str, str]) -> Path:
     import click
 
@@ -140,7 +122,7 @@ def play(claude: Path, root: Path, mode: str) -> list[str]:
 
 def _run(claude: Path, work: Path, env: dict[str, str], commands: list[str], prompt: str,
          resume: str | None) -> tuple[str, list[str]]:
-    with ScriptedModel(commands, work) as model:
+    with ReadingModel(commands, work) as model:
         run_env = {**env, "ANTHROPIC_BASE_URL": model.url, "PWD": str(work)}
         argv = [str(claude), "-p", prompt, "--permission-mode", "default", "--output-format", "json",
                 "--max-turns", str(len(commands) + 2), *(["--resume", resume] if resume else [])]

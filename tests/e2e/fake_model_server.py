@@ -15,6 +15,7 @@ import json
 import threading
 from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Self
 
 from tests.e2e import fake_model_wire as wire
@@ -161,3 +162,20 @@ class FakeModel:
                 self.close_connection = True
 
         return Handler
+
+
+class ReadingModel(FakeModel):
+    """The fake model, with `READ path` turns answered by a call of Claude's Read tool (the path
+    under `work`) instead of a shell command."""
+
+    def __init__(self, commands: Sequence[str] | str, work: Path) -> None:
+        super().__init__(commands)
+        self.work = work
+
+    def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        blocks = wire.anthropic_reply(self.next_command, body)
+        for block in blocks:
+            command = block.get("input", {}).get("command", "")
+            if block.get("type") == "tool_use" and command.startswith("READ "):
+                block.update(name="Read", input={"file_path": str(self.work / command[5:])})
+        return blocks

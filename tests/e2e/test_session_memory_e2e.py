@@ -8,12 +8,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.e2e import fake_model_wire as wire
-from tests.e2e.fake_model_server import FakeModel
+from tests.e2e.fake_model_server import ReadingModel
 from tests.e2e.hosts import INSTALL, hermetic_env, host_bin, init_hook, merge_json, version
 
 CLAUDE = host_bin("claude")
@@ -22,22 +20,6 @@ SOURCE = "".join(f"def function_{i}(value):\n    return value * {i}\n\n" for i i
 TEST = ("from mod import function_3\n\n\n" + "".join(
     f"def test_{i}():\n    assert function_3({i}) == {3 * i + 1}, 'function_3 is off by one for {i}: ' + 'x' * 60\n\n\n"
     for i in range(4)))
-
-
-class ReadingModel(FakeModel):
-    """The fake model; `READ path` turns are Read tool calls."""
-
-    def __init__(self, commands: list[str], work: Path) -> None:
-        super().__init__(commands)
-        self.work = work
-
-    def reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
-        blocks = wire.anthropic_reply(self.next_command, body)
-        for block in blocks:
-            command = block.get("input", {}).get("command", "")
-            if command.startswith("READ "):
-                block.update(name="Read", input={"file_path": str(self.work / command[5:])})
-        return blocks
 
 
 def run_claude(work: Path, env: dict[str, str], commands: list[str], resume: str | None = None) -> tuple[str, list[str]]:
