@@ -46,6 +46,7 @@ def pytest_configure(config: pytest.Config) -> None:
     and the controller notes what the real rtk dirs and agent files hold."""
     if not hasattr(config, "workerinput"):
         watched = real_home.watched_paths(os.environ)
+        real_home.settle(watched[0])
         config.stash[REAL_HOME_KEY] = watched, real_home.snapshot(watched)
     root = tempfile.mkdtemp(prefix="rtk-tests-")
     config.stash[SESSION_ROOT_KEY] = root

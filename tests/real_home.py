@@ -10,7 +10,9 @@ variables, so redirecting HOME costs no download and no rebuild.
 """
 from __future__ import annotations
 
+import errno
 import os
+import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -52,6 +54,29 @@ def _files(root: Path) -> Iterator[Path]:
     elif root.is_dir():
         for folder, _dirs, names in os.walk(root):
             yield from (Path(folder) / name for name in names)
+
+
+def settle(data_dir: Path, timeout: float = 30.0) -> None:
+    """Wait until no tracking worker of rtk's is busy in the real data dir, so the snapshot holds
+    what rtk wrote there before the suite (CI's README command runs `rtk git log` just before
+    `pytest`: its worker lingers ~10 s, then writes the history and closes the database)."""
+    queue, deadline = data_dir / "track-queue", time.monotonic() + timeout
+    while time.monotonic() < deadline and (_worker_busy(queue / "worker.lock") or any(queue.glob("*.job"))):
+        time.sleep(0.2)
+
+
+def _worker_busy(lock: Path) -> bool:
+    try:
+        fd = os.open(lock, os.O_WRONLY)
+    except OSError:
+        return False
+    try:
+        os.lockf(fd, os.F_TLOCK, 0)  # the worker's own lock (rtk/track/queue.py): held while it serves
+    except OSError as exc:
+        return exc.errno in (errno.EACCES, errno.EAGAIN)
+    finally:
+        os.close(fd)  # closing drops a lock taken here
+    return False
 
 
 def snapshot(paths: list[Path]) -> Snapshot:

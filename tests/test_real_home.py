@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import pwd
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 from tests import real_home
@@ -64,3 +66,21 @@ def test_the_toolchains_keep_their_own_state_when_home_moves(tmp_path: Path) -> 
 def test_a_change_fails_the_run_in_ci_or_when_asked() -> None:
     assert real_home.strict({"CI": "true"}) and real_home.strict({"RTK_TEST_STRICT_HOME": "1"})
     assert not real_home.strict({}) and not real_home.strict({"CI": "false", "RTK_TEST_STRICT_HOME": "0"})
+
+
+def test_the_snapshot_waits_for_a_tracking_worker_busy_in_the_real_data_dir(tmp_path: Path) -> None:
+    """CI runs `rtk git log` just before the suite: its worker's writes are not the suite's."""
+    queue = tmp_path / "rtk" / "track-queue"
+    queue.mkdir(parents=True)
+    lock = queue / "worker.lock"
+    lock.touch()
+    code = (f"import os, time; fd = os.open({str(lock)!r}, os.O_WRONLY); "
+            "os.lockf(fd, os.F_LOCK, 0); print('held', flush=True); time.sleep(1.0)")
+    holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    started = time.monotonic()
+    real_home.settle(tmp_path / "rtk", timeout=20)
+    waited = time.monotonic() - started
+    holder.wait(timeout=10)
+    assert holder.returncode == 0 and waited > 0.3  # it waited for the lock to be let go
+    real_home.settle(tmp_path / "nothing-here", timeout=20)  # no data dir: nothing to wait for
