@@ -53,7 +53,9 @@ def version(binary: Path) -> str:
                              check=False, stdin=subprocess.DEVNULL).stdout
     except (OSError, subprocess.TimeoutExpired):
         return ""
-    words = [w.strip(".") for w in out.split() if w[:1].isdigit()]
+    # the first line's first version-like word: Hermes says "Hermes Agent v0.19.0" and, later, Python's
+    words = [w.strip(".").removeprefix("v") for w in out.split("\n", 1)[0].split()
+             if w.removeprefix("v")[:1].isdigit()]
     return words[0] if words else ""
 
 
